@@ -1,0 +1,65 @@
+/** Where a command writes; tests pass their own to capture output. */
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export const processIo: CliIo = {
+  out: (text) => void process.stdout.write(text),
+  err: (text) => void process.stderr.write(text),
+};
+
+/** Exit statuses of the `walkbench` command. */
+export const ExitCode = {
+  ok: 0,
+  /** A file was invalid, unreadable, or not identical after a round trip. */
+  failed: 1,
+  /** The command line itself was wrong. */
+  usage: 2,
+  /** A bug in Walkbench (EX_SOFTWARE). */
+  internal: 70,
+} as const;
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export interface ParsedArgs {
+  positional: string[];
+  flags: Map<string, string | true>;
+}
+
+/**
+ * Parses `--flag`, `--flag value` and `--flag=value`. `valued` names the flags that take
+ * a value; any other flag must be in `switches`, so a typo is refused instead of ignored.
+ */
+export function parseArgs(argv: readonly string[], valued: readonly string[], switches: readonly string[]): ParsedArgs {
+  const positional: string[] = [];
+  const flags = new Map<string, string | true>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') {
+      positional.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith('--')) {
+      positional.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = arg.slice(2, eq < 0 ? undefined : eq);
+    if (valued.includes(name)) {
+      const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
+      if (value === undefined) throw new UsageError(`--${name} needs a value`);
+      flags.set(name, value);
+    } else if (switches.includes(name) && eq < 0) {
+      flags.set(name, true);
+    } else {
+      throw new UsageError(`unknown option --${name}`);
+    }
+  }
+  return { positional, flags };
+}

@@ -1,0 +1,73 @@
+import path from 'node:path';
+import { isMalformedInputError } from '../../../shared/binary/malformed-input-error';
+import { extensionOf, handlerForExtension } from '../../../shared/formats/format-registry';
+import { loadDocument } from '../../../shared/formats/inspect-file';
+import { readObj } from '../../../shared/formats/obj/obj-reader';
+import { writeObj } from '../../../shared/formats/obj/obj-writer';
+import type { Walkmesh } from '../../../shared/model/walkmesh';
+import { readBytes, readText, writeFileAtomic } from '../../services/file-access';
+import { ExitCode, parseArgs, UsageError, type CliIo } from '../cli-io';
+import { expectedErrorMessage } from '../expected-errors';
+
+export const convertUsage =
+  'walkbench convert IN OUT [--base ORIGINAL] [--json]   convert by extension (.nav ↔ .obj); --base keeps the data OBJ cannot hold';
+
+export async function convertCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const args = parseArgs(argv, ['base'], ['json']);
+  if (args.positional.length !== 2) throw new UsageError('convert needs exactly IN and OUT');
+  const [input, output] = args.positional as [string, string];
+  const base = args.flags.get('base');
+  const json = args.flags.has('json');
+  try {
+    const written = await convert(input, output, typeof base === 'string' ? base : undefined);
+    if (json) io.out(`${JSON.stringify([{ file: input, output, format: written.format, ok: true, written: written.files }], null, 2)}\n`);
+    else io.out(`${input} → ${written.files.join(', ')}\n`);
+    return ExitCode.ok;
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    const message = expectedErrorMessage(e);
+    if (message === undefined) throw e;
+    io.err(`walkbench: ${message}\n`);
+    if (json) io.out(`${JSON.stringify([{ file: input, output, format: null, ok: false, error: message }], null, 2)}\n`);
+    return ExitCode.failed;
+  }
+}
+
+async function convert(input: string, output: string, basePath: string | undefined): Promise<{ format: string; files: string[] }> {
+  const outExt = extensionOf(output);
+  if (extensionOf(input) === '.obj') {
+    const target = handlerForExtension(output);
+    if (!target?.fromWalkmeshes) throw new UsageError(`cannot convert .obj to ${outExt || 'a file without extension'}`);
+    const baseDoc = basePath !== undefined ? loadDocument(basePath, await readBytes(basePath)) : undefined;
+    if (baseDoc && baseDoc.handler.id !== target.id) throw new UsageError(`--base ${basePath} is ${baseDoc.handler.id}, not ${target.id}`);
+    const meshes = readObjFile(await readText(input), input, target.game, target.id);
+    const doc = target.fromWalkmeshes(meshes, baseDoc?.document);
+    await writeFileAtomic(output, target.write(doc));
+    return { format: target.id, files: [output] };
+  }
+
+  if (basePath !== undefined) throw new UsageError('--base applies only when converting from .obj');
+  const { handler, document } = loadDocument(input, await readBytes(input));
+  const meshes = handler.toWalkmeshes(document, path.basename(input, path.extname(input)));
+  if (outExt === '.obj') {
+    const mtlPath = output.replace(/\.obj$/i, '.mtl');
+    const { obj, mtl } = writeObj(meshes, { mtlFileName: path.basename(mtlPath) });
+    await writeFileAtomic(output, obj);
+    await writeFileAtomic(mtlPath, mtl);
+    return { format: handler.id, files: [output, mtlPath] };
+  }
+  if (handler.extensions.includes(outExt)) {
+    const doc = handler.fromWalkmeshes ? handler.fromWalkmeshes(meshes, document) : document;
+    await writeFileAtomic(output, handler.write(doc));
+    return { format: handler.id, files: [output] };
+  }
+  throw new UsageError(`cannot convert ${handler.id} to ${outExt || 'a file without extension'}`);
+}
+
+function readObjFile(text: string, file: string, game: Walkmesh['game'], format: string): Walkmesh[] {
+  try {
+    return readObj(text, { name: path.basename(file, path.extname(file)), game, format });
+  } catch (e) {
+    throw isMalformedInputError(e) ? e.withFile(file) : e;
+  }
+}

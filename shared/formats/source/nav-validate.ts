@@ -1,0 +1,225 @@
+import { error, warning, type Finding } from '../../validation/finding';
+import { floatView, NAV_DIRECTIONS, NAV_LADDER_AREAS, NAV_LADDER_DIRECTIONS, NAV_LADDER_WORDS, NavCorner as C, placeName, type NavDocument } from './nav-document';
+import { navGates } from './nav-layout';
+
+/** Attribute bits of the GoldSrc bots (CROUCH, JUMP, PRECISE, NO_JUMP). */
+const GOLDSRC_ATTRIBUTES = 0x0f;
+/** NavAttributeType bits 0x1–0x8000 plus the custom range 0x10000–0x04000000 games own. */
+const KNOWN_ATTRIBUTES_V13 = 0x0000ffff | 0x07ff0000;
+/** FUNC_COST, HAS_ELEVATOR, NAV_BLOCKER: runtime state that leaks into saved files. */
+const RUNTIME_ATTRIBUTES = 0xe0000000;
+/** TF_NAV_PERSISTENT_ATTRIBUTES: the only TF bits the game saves (spec §6). */
+const TF_PERSISTENT_ATTRIBUTES = 0x0000f800 | 0x001f0000 | 0x00600000 | 0x06000000 | 0x70000000;
+/** IN_COVER, GOOD_SNIPER_SPOT, IDEAL_SNIPER_SPOT, EXPOSED. */
+const HIDING_SPOT_FLAGS = 0x0f;
+/** The engine reads place names into a 256-byte buffer. */
+const PLACE_NAME_BUFFER = 256;
+
+const hex = (v: number) => `0x${(v >>> 0).toString(16).toUpperCase()}`;
+
+/**
+ * Checks what the engine relies on when it loads a `.nav` file (spec §3–§9, §14): unique
+ * IDs, every reference to an existing area, ladder or hiding spot, place indices in range,
+ * ordered corners, attribute bits known for the version. A reference the engine's PostLoad
+ * reports as corrupt is an error; what it tolerates (self-links, runtime bits) is a warning.
+ */
+export function validateNav(doc: NavDocument): Finding[] {
+  const out: Finding[] = [];
+  const A = doc.areas;
+  const n = A.count;
+  const area = (a: number) => ({ kind: 'area' as const, id: A.id[a]! });
+
+  if (n === 0) out.push(error('nav.areas.empty', 'the file has no areas; the engine refuses an empty nav mesh'));
+
+  const indexOfArea = new Map<number, number>();
+  for (let a = 0; a < n; a++) {
+    const id = A.id[a]!;
+    if (id === 0) out.push(error('nav.area.zero-id', `area #${a} has ID 0, which every reference reads as "no area"`, area(a)));
+    const prev = indexOfArea.get(id);
+    if (prev !== undefined) out.push(error('nav.area.duplicate-id', `area ${id} is defined twice (records #${prev} and #${a})`, area(a)));
+    else indexOfArea.set(id, a);
+  }
+  const areaExists = (id: number) => indexOfArea.has(id);
+
+  const ladderIds = new Set<number>();
+  for (let i = 0; i < doc.ladders.count; i++) {
+    const id = doc.ladders.id[i]!;
+    if (ladderIds.has(id)) out.push(error('nav.ladder.duplicate-id', `ladder ${id} is defined twice`, { kind: 'ladder', id }));
+    ladderIds.add(id);
+  }
+
+  const hidingSpotIds = new Set<number>();
+  for (let k = 0; k < A.hidingSpotId.length; k++) {
+    const id = A.hidingSpotId[k]!;
+    if (hidingSpotIds.has(id)) {
+      const owner = ownerOf(A.hidingSpotStart, k);
+      out.push(error('nav.hiding-spot.duplicate-id', `area ${A.id[owner]}: hiding spot ${id} has the ID of another hiding spot`, area(owner)));
+    }
+    hidingSpotIds.add(id);
+  }
+
+  validatePlaces(doc, out);
+  validateAttributes(doc, out);
+
+  const c = floatView(A.corners);
+  for (let a = 0; a < n; a++) {
+    const id = A.id[a]!;
+    const k = a * 8;
+    let finite = true;
+    for (let i = 0; i < 8; i++) if (!Number.isFinite(c[k + i]!)) finite = false;
+    if (!finite) {
+      out.push(error('nav.area.corner-not-finite', `area ${id}: a corner coordinate is not a finite number`, area(a)));
+    } else if (c[k + C.NwX]! > c[k + C.SeX]! || c[k + C.NwY]! > c[k + C.SeY]!) {
+      out.push(
+        error(
+          'nav.area.corners-unordered',
+          `area ${id}: the north-west corner (${c[k + C.NwX]}, ${c[k + C.NwY]}) must have the smaller x and y than the south-east corner (${c[k + C.SeX]}, ${c[k + C.SeY]})`,
+          area(a),
+        ),
+      );
+    } else if (c[k + C.NwX] === c[k + C.SeX] || c[k + C.NwY] === c[k + C.SeY]) {
+      out.push(warning('nav.area.degenerate', `area ${id}: zero width or depth (the engine warns "Degenerate Navigation Area")`, area(a)));
+    }
+
+    for (let d = 0; d < 4; d++) {
+      const s = A.connectionStart[a * 4 + d]!;
+      const e = A.connectionStart[a * 4 + d + 1]!;
+      for (let i = s; i < e; i++) {
+        const t = A.connectionTarget[i]!;
+        if (t === id) out.push(warning('nav.connection.self', `area ${id}: ${NAV_DIRECTIONS[d]} connection to itself (dropped on load)`, area(a)));
+        else if (!areaExists(t)) out.push(error('nav.connection.missing-area', `area ${id}: ${NAV_DIRECTIONS[d]} connection to area ${t}, which does not exist`, area(a)));
+        for (let j = s; j < i; j++) {
+          if (A.connectionTarget[j] === t) {
+            out.push(warning('nav.connection.duplicate', `area ${id}: ${NAV_DIRECTIONS[d]} connection to area ${t} is listed twice`, area(a)));
+            break;
+          }
+        }
+      }
+    }
+
+    for (let k2 = A.hidingSpotStart[a]!; k2 < A.hidingSpotStart[a + 1]!; k2++) {
+      const flags = A.hidingSpotFlags[k2]!;
+      if (flags & ~HIDING_SPOT_FLAGS) out.push(warning('nav.hiding-spot.unknown-flags', `area ${id}: hiding spot ${A.hidingSpotId[k2]} has unknown flag bits ${hex(flags & ~HIDING_SPOT_FLAGS)}`, area(a)));
+    }
+
+    for (let k2 = A.approachStart[a]!; k2 < A.approachStart[a + 1]!; k2++) {
+      for (const [role, ref] of [
+        ['here', A.approachHere[k2]!],
+        ['prev', A.approachPrev[k2]!],
+        ['next', A.approachNext[k2]!],
+      ] as const) {
+        if (ref !== 0 && !areaExists(ref)) out.push(error('nav.approach.missing-area', `area ${id}: approach entry (${role}) names area ${ref}, which does not exist`, area(a)));
+      }
+    }
+
+    for (let p = A.encounterStart[a]!; p < A.encounterStart[a + 1]!; p++) {
+      const from = A.encounterFrom[p]!;
+      const to = A.encounterTo[p]!;
+      if (!areaExists(from)) out.push(error('nav.encounter.missing-area', `area ${id}: encounter path from area ${from}, which does not exist`, area(a)));
+      if (!areaExists(to)) out.push(error('nav.encounter.missing-area', `area ${id}: encounter path to area ${to}, which does not exist`, area(a)));
+      if (A.encounterFromDir[p]! > 3 || A.encounterToDir[p]! > 3) {
+        out.push(warning('nav.encounter.bad-direction', `area ${id}: encounter path ${from}→${to} has a direction outside north/east/south/west`, area(a)));
+      }
+      for (let s = A.encounterSpotStart[p]!; s < A.encounterSpotStart[p + 1]!; s++) {
+        const spot = A.encounterSpotId[s]!;
+        if (!hidingSpotIds.has(spot)) out.push(error('nav.encounter.missing-spot', `area ${id}: encounter path ${from}→${to} names hiding spot ${spot}, which does not exist`, area(a)));
+      }
+    }
+
+    if (navGates.ladderLinks(doc.version)) {
+      for (let d = 0; d < 2; d++) {
+        for (let i = A.ladderLinkStart[a * 2 + d]!; i < A.ladderLinkStart[a * 2 + d + 1]!; i++) {
+          const l = A.ladderLinkId[i]!;
+          if (!ladderIds.has(l)) out.push(error('nav.ladder-link.missing-ladder', `area ${id}: ${NAV_LADDER_DIRECTIONS[d]} ladder link to ladder ${l}, which does not exist`, area(a)));
+        }
+      }
+    }
+
+    if (navGates.visibility(doc.version)) {
+      for (let i = A.visibleStart[a]!; i < A.visibleStart[a + 1]!; i++) {
+        const t = A.visibleId[i]!;
+        if (!areaExists(t)) out.push(error('nav.visibility.missing-area', `area ${id}: visibility entry for area ${t}, which does not exist`, area(a)));
+        if (A.visibleAttributes[i]! > 3) out.push(warning('nav.visibility.bad-attributes', `area ${id}: visibility entry for area ${t} has attributes ${A.visibleAttributes[i]}, expected 0–2`, area(a)));
+      }
+      const inherit = A.inheritVisibilityFrom[a]!;
+      if (inherit !== 0 && !areaExists(inherit)) out.push(error('nav.visibility.missing-anchor', `area ${id}: inherits visibility from area ${inherit}, which does not exist`, area(a)));
+    }
+  }
+
+  const L = doc.ladders;
+  const lw = floatView(L.words);
+  for (let i = 0; i < L.count; i++) {
+    const id = L.id[i]!;
+    const subject = { kind: 'ladder' as const, id };
+    for (let j = 0; j < NAV_LADDER_AREAS; j++) {
+      const ref = L.areas[i * NAV_LADDER_AREAS + j]!;
+      if (ref !== 0 && !areaExists(ref)) out.push(error('nav.ladder.missing-area', `ladder ${id}: ${LADDER_AREA_NAMES[j]} area ${ref} does not exist`, subject));
+    }
+    const direction = L.words[i * NAV_LADDER_WORDS + 8]!;
+    if (direction > 3) out.push(warning('nav.ladder.bad-direction', `ladder ${id}: direction ${direction} is not north/east/south/west`, subject));
+    for (let j = 0; j < 8; j++) {
+      if (!Number.isFinite(lw[i * NAV_LADDER_WORDS + j]!)) {
+        out.push(error('nav.ladder.not-finite', `ladder ${id}: a coordinate or size is not a finite number`, subject));
+        break;
+      }
+    }
+  }
+
+  if (navGates.isAnalyzed(doc.version) && doc.isAnalyzed === 0 && n > 0) {
+    out.push(warning('nav.not-analyzed', 'the mesh is not analyzed; the engine logs "The nav mesh needs a full nav_analyze"'));
+  }
+  return out;
+}
+
+const LADDER_AREA_NAMES = ['top forward', 'top left', 'top right', 'top behind', 'bottom'];
+
+function validatePlaces(doc: NavDocument, out: Finding[]): void {
+  const A = doc.areas;
+  const seen = new Map<string, number>();
+  doc.places.forEach((raw, i) => {
+    const subject = { kind: 'place' as const, id: i + 1 };
+    const name = placeName(raw);
+    if (raw.length === 0 || raw[raw.length - 1] !== 0) out.push(warning('nav.place.unterminated', `place ${i + 1} ("${name}") is not NUL-terminated`, subject));
+    if (raw.length > PLACE_NAME_BUFFER) out.push(error('nav.place.too-long', `place ${i + 1} is ${raw.length} bytes; the engine's buffer holds ${PLACE_NAME_BUFFER}`, subject));
+    const dup = seen.get(name);
+    if (dup !== undefined) out.push(warning('nav.place.duplicate', `place ${i + 1} ("${name}") repeats place ${dup}`, subject));
+    else seen.set(name, i + 1);
+  });
+  for (let a = 0; a < A.count; a++) {
+    const p = A.place[a]!;
+    if (p > doc.places.length) {
+      out.push(error('nav.area.place-out-of-range', `area ${A.id[a]}: place index ${p} but the file names ${doc.places.length} place(s)`, { kind: 'area', id: A.id[a]! }));
+    }
+  }
+}
+
+function validateAttributes(doc: NavDocument, out: Finding[]): void {
+  const A = doc.areas;
+  const v = doc.version;
+  const known = v === 5 ? GOLDSRC_ATTRIBUTES : v < 13 ? 0xffffffff : KNOWN_ATTRIBUTES_V13 | RUNTIME_ATTRIBUTES;
+  for (let a = 0; a < A.count; a++) {
+    const attrs = A.attributes[a]!;
+    const subject = { kind: 'area' as const, id: A.id[a]! };
+    const unknown = (attrs & ~known) >>> 0;
+    if (unknown) out.push(warning('nav.area.unknown-attributes', `area ${A.id[a]}: attribute bits ${hex(unknown)} are not defined for version ${v}`, subject));
+    if (v >= 13 && attrs & RUNTIME_ATTRIBUTES) {
+      out.push(warning('nav.area.runtime-attributes', `area ${A.id[a]}: runtime attribute bits ${hex((attrs & RUNTIME_ATTRIBUTES) >>> 0)} were saved (the engine recomputes them)`, subject));
+    }
+    if (doc.customLayout === 'tf-attributes') {
+      const extra = (A.tfAttributes[a]! & ~TF_PERSISTENT_ATTRIBUTES) >>> 0;
+      if (extra) out.push(warning('nav.area.tf-transient-attributes', `area ${A.id[a]}: TF attribute bits ${hex(extra)} are not among those TF2 saves`, subject));
+    }
+  }
+}
+
+/** The group (area) whose range in a `start` column contains item `k`. */
+function ownerOf(start: Uint32Array, k: number): number {
+  let lo = 0;
+  let hi = start.length - 2;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (start[mid]! <= k) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}

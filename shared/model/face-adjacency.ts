@@ -68,9 +68,11 @@ export function buildFaceAdjacency(triangles: Uint32Array, vertexCount: number):
     } else {
       if (n === 3) {
         // The edge is non-manifold: unlink the pair made earlier and remember every face.
+        // It is no winding pair either, so take back the count the pair may have added.
         const second = secondEdge[slot]!;
         neighbors[first] = NO_NEIGHBOR;
         neighbors[second] = NO_NEIGHBOR;
+        if (triangles[first] === triangles[second]) inconsistentWinding--;
         over.set(slot, [first, second]);
       }
       over.get(slot)!.push(he);

@@ -53,7 +53,8 @@ export function navFromWalkmesh(mesh: Walkmesh, base: NavDocument | undefined): 
   for (const g of added) records.push(applyGeometry(newRecord(g.id), g));
 
   const exists = (id: number) => kept.has(id);
-  for (const r of records) dropReferences(r, exists);
+  const spots = new Set(records.flatMap((r) => r.hidingSpots.map((h) => h.id)));
+  for (const r of records) dropReferences(r, exists, (id) => spots.has(id));
 
   const ladders = base ? structuredCloneLadders(base) : emptyLadders();
   for (let i = 0; i < ladders.areas.length; i++) if (ladders.areas[i] !== 0 && !exists(ladders.areas[i]!)) ladders.areas[i] = 0;
@@ -117,10 +118,12 @@ function applyGeometry(r: NavAreaRecord, g: AreaGeometry): NavAreaRecord {
   return { ...r, attributes: g.attributes, corners: bits };
 }
 
-function dropReferences(r: NavAreaRecord, exists: (id: number) => boolean): void {
+/** Drops what refers to removed areas, and encounter spots whose hiding spot went with them. */
+function dropReferences(r: NavAreaRecord, exists: (id: number) => boolean, spotExists: (id: number) => boolean): void {
   r.connections = r.connections.map((list) => list.filter(exists)) as NavAreaRecord['connections'];
   r.approach = r.approach.filter((e) => [e.here, e.prev, e.next].every((id) => id === 0 || exists(id)));
   r.encounters = r.encounters.filter((e) => exists(e.from) && exists(e.to));
+  for (const e of r.encounters) if (!e.spots.every((s) => spotExists(s.id))) e.spots = e.spots.filter((s) => spotExists(s.id));
   r.visible = r.visible.filter((v) => exists(v.id));
   if (r.inheritVisibilityFrom !== 0 && !exists(r.inheritVisibilityFrom)) r.inheritVisibilityFrom = 0;
 }

@@ -1,5 +1,6 @@
 import type { GameId, Walkmesh } from '../model/walkmesh';
 import type { Finding } from '../validation/finding';
+import type { FormatEnvironment } from './format-environment';
 
 /** What `walkbench info` and the app's inspector show about a file. */
 export interface FileSummary {
@@ -24,8 +25,8 @@ export interface FormatHandler<Doc> {
   extensions: readonly string[];
   /** True when the bytes look like this format (magic numbers). */
   sniff(bytes: Uint8Array): boolean;
-  read(bytes: Uint8Array): Doc;
-  write(doc: Doc): Uint8Array;
+  read(bytes: Uint8Array, env: FormatEnvironment): Doc;
+  write(doc: Doc, env: FormatEnvironment): Uint8Array;
   summarize(doc: Doc): FileSummary;
   validate(doc: Doc): Finding[];
   /** The common-model view of the document (one walkmesh per navmesh, area…). */
@@ -36,8 +37,9 @@ export interface FormatHandler<Doc> {
    * undefined to build a new document from the geometry alone.
    */
   fromWalkmeshes?(meshes: readonly Walkmesh[], base: Doc | undefined): Doc;
+  /**
+   * Extra facts for `walkbench roundtrip` beyond "identical" (e.g. whether a compressed
+   * packet's payload and its re-compressed bytes match), merged into its JSON object.
+   */
+  roundtripDetails?(original: Uint8Array, doc: Doc, env: FormatEnvironment): Record<string, unknown>;
 }
-
-
-
-

@@ -6,6 +6,7 @@ import { readObj } from '../../../shared/formats/obj/obj-reader';
 import { writeObj } from '../../../shared/formats/obj/obj-writer';
 import type { Walkmesh } from '../../../shared/model/walkmesh';
 import { readBytes, readText, writeFileAtomic } from '../../services/file-access';
+import { nodeFormatEnvironment as env } from '../../services/node-format-environment';
 import { ExitCode, parseArgs, UsageError, type CliIo } from '../cli-io';
 import { expectedErrorMessage } from '../expected-errors';
 
@@ -38,16 +39,16 @@ async function convert(input: string, output: string, basePath: string | undefin
   if (extensionOf(input) === '.obj') {
     const target = handlerForExtension(output);
     if (!target?.fromWalkmeshes) throw new UsageError(`cannot convert .obj to ${outExt || 'a file without extension'}`);
-    const baseDoc = basePath !== undefined ? loadDocument(basePath, await readBytes(basePath)) : undefined;
+    const baseDoc = basePath !== undefined ? loadDocument(basePath, await readBytes(basePath), env) : undefined;
     if (baseDoc && baseDoc.handler.id !== target.id) throw new UsageError(`--base ${basePath} is ${baseDoc.handler.id}, not ${target.id}`);
     const meshes = readObjFile(await readText(input), input, target.game, target.id);
     const doc = target.fromWalkmeshes(meshes, baseDoc?.document);
-    await writeFileAtomic(output, target.write(doc));
+    await writeFileAtomic(output, target.write(doc, env));
     return { format: target.id, files: [output] };
   }
 
   if (basePath !== undefined) throw new UsageError('--base applies only when converting from .obj');
-  const { handler, document } = loadDocument(input, await readBytes(input));
+  const { handler, document } = loadDocument(input, await readBytes(input), env);
   const meshes = handler.toWalkmeshes(document, path.basename(input, path.extname(input)));
   if (outExt === '.obj') {
     const mtlPath = output.replace(/\.obj$/i, '.mtl');
@@ -58,7 +59,7 @@ async function convert(input: string, output: string, basePath: string | undefin
   }
   if (handler.extensions.includes(outExt)) {
     const doc = handler.fromWalkmeshes ? handler.fromWalkmeshes(meshes, document) : document;
-    await writeFileAtomic(output, handler.write(doc));
+    await writeFileAtomic(output, handler.write(doc, env));
     return { format: handler.id, files: [output] };
   }
   throw new UsageError(`cannot convert ${handler.id} to ${outExt || 'a file without extension'}`);

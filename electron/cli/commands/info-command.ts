@@ -1,5 +1,6 @@
 import { inspectBytes } from '../../../shared/formats/inspect-file';
 import { readBytes } from '../../services/file-access';
+import { nodeFormatEnvironment } from '../../services/node-format-environment';
 import { ExitCode, parseArgs, UsageError, type CliIo } from '../cli-io';
 import { expectedErrorMessage } from '../expected-errors';
 
@@ -23,7 +24,7 @@ export async function infoCommand(argv: readonly string[], io: CliIo): Promise<n
       status = ExitCode.failed;
       continue;
     }
-    const report = inspectBytes(file, bytes);
+    const report = inspectBytes(file, bytes, nodeFormatEnvironment);
     if (report.readFailure) {
       status = ExitCode.failed;
       io.err(`walkbench: ${report.readFailure.message}\n`);

@@ -1,5 +1,6 @@
 import { loadDocument } from '../../../shared/formats/inspect-file';
 import { readBytes } from '../../services/file-access';
+import { nodeFormatEnvironment as env } from '../../services/node-format-environment';
 import { ExitCode, parseArgs, UsageError, type CliIo } from '../cli-io';
 import { expectedErrorMessage } from '../expected-errors';
 
@@ -24,14 +25,15 @@ export async function roundtripCommand(argv: readonly string[], io: CliIo): Prom
   for (const file of args.positional) {
     try {
       const bytes = await readBytes(file);
-      const { handler, document } = loadDocument(file, bytes);
+      const { handler, document } = loadDocument(file, bytes, env);
       let rebuilt = document;
       if (handler.fromWalkmeshes) rebuilt = handler.fromWalkmeshes(handler.toWalkmeshes(document, file), document);
-      const written = handler.write(rebuilt);
+      const written = handler.write(rebuilt, env);
       const diff = firstDifference(written, bytes);
       const identical = diff === null;
       if (!identical) status = ExitCode.failed;
-      results.push({ file, format: handler.id, ok: identical, identical, firstDifference: diff, size: bytes.length, writtenSize: written.length });
+      const details = handler.roundtripDetails?.(bytes, document, env) ?? {};
+      results.push({ file, format: handler.id, ok: identical, identical, firstDifference: diff, size: bytes.length, writtenSize: written.length, ...details });
       if (!json) {
         io.out(identical ? `${file}: identical (${bytes.length} bytes)\n` : `${file}: DIFFERENT from byte ${diff} (read ${bytes.length} bytes, wrote ${written.length})\n`);
       }

@@ -1,6 +1,7 @@
 import { inspectBytes } from '../../../shared/formats/inspect-file';
 import type { Finding } from '../../../shared/validation/finding';
 import { readBytes } from '../../services/file-access';
+import { nodeFormatEnvironment } from '../../services/node-format-environment';
 import { ExitCode, parseArgs, UsageError, type CliIo } from '../cli-io';
 import { expectedErrorMessage } from '../expected-errors';
 
@@ -29,7 +30,7 @@ export async function validateCommand(argv: readonly string[], io: CliIo): Promi
       status = ExitCode.failed;
       continue;
     }
-    const report = inspectBytes(file, bytes);
+    const report = inspectBytes(file, bytes, nodeFormatEnvironment);
     if (report.readFailure) {
       io.err(`walkbench: ${report.readFailure.message}\n`);
       results.push({ file, format: report.format, ok: false, errors: [{ message: report.readFailure.message, offset: report.readFailure.offset }], warnings: [] });

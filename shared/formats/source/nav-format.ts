@@ -14,8 +14,8 @@ export const navFormat: FormatHandler<NavDocument> = {
   extensions: ['.nav'],
   sniff: (bytes) =>
     bytes.length >= 4 && new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true) === NAV_MAGIC,
-  read: readNav,
-  write: writeNav,
+  read: (bytes) => readNav(bytes),
+  write: (doc) => writeNav(doc),
   summarize(doc) {
     const A = doc.areas;
     return {

@@ -1,0 +1,12 @@
+import { inflateSync } from 'node:zlib';
+import { pakoZlibCodec } from '../../shared/platform/pako-zlib-codec';
+import type { ZlibCodec } from '../../shared/platform/zlib-codec';
+
+/** Node's zlib inflates about 3x faster than pako; deflate stays pako for exact bytes. */
+export const nodeZlibCodec: ZlibCodec = {
+  inflate: (data) => {
+    const out = inflateSync(data);
+    return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+  },
+  deflate: pakoZlibCodec.deflate,
+};

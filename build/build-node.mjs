@@ -27,4 +27,21 @@ await Promise.all([
     outExtension: { '.js': '.mjs' },
     banner: { js: "import { createRequire as __wbCreateRequire } from 'node:module'; const require = __wbCreateRequire(import.meta.url);" },
   }),
+  // Electron main process: CommonJS (package.json "main" is dist/electron/main.cjs).
+  build({
+    ...common,
+    entryPoints: { 'electron/main': 'electron/main.ts' },
+    outdir: 'dist',
+    format: 'cjs',
+    outExtension: { '.js': '.cjs' },
+  }),
+  // The preload runs sandboxed, where only CommonJS and require('electron') are available.
+  build({
+    ...common,
+    entryPoints: { 'electron/preload': 'electron/preload.ts' },
+    outdir: 'dist',
+    format: 'cjs',
+    target: 'chrome130',
+    outExtension: { '.js': '.cjs' },
+  }),
 ]);

@@ -1,0 +1,78 @@
+import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { rendererDirectory } from '../../services/app-paths';
+import { startBrowserServer } from '../../services/browser-server';
+import { createWalkbenchService } from '../../services/walkbench-service';
+import { ExitCode, parseArgs, UsageError, type CliIo } from '../cli-io';
+
+export const serveUsage =
+  'walkbench serve [--port N] [--project FILE | --file FILE]   the app in a browser, on 127.0.0.1 with a secret token';
+
+function parsePort(value: string | true | undefined): number {
+  if (value === undefined) return 0;
+  const port = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new UsageError(`--port needs a port number from 0 to 65535 (0 picks a free one), not ${JSON.stringify(value)}`);
+  }
+  return port;
+}
+
+/**
+ * `walkbench serve`: the app's renderer and services over HTTP on 127.0.0.1, for browsers
+ * and for machines where Electron cannot start. Prints the address with its token and
+ * resolves when the server closes (Ctrl+C or SIGTERM).
+ */
+export async function serveCommand(args: string[], io: Pick<CliIo, 'out' | 'err'>): Promise<number> {
+  const parsed = parseArgs(args, ['port', 'project', 'file'], ['help']);
+  if (parsed.flags.has('help')) {
+    io.out(`usage: ${serveUsage}\n`);
+    return ExitCode.ok;
+  }
+  if (parsed.positional.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positional[0])}`);
+  const port = parsePort(parsed.flags.get('port'));
+  if (parsed.flags.has('project') && parsed.flags.has('file')) throw new UsageError('give --project or --file, not both');
+  const fileFlag = parsed.flags.get('project') ?? parsed.flags.get('file');
+  let startupFile: string | null = null;
+  if (typeof fileFlag === 'string') {
+    startupFile = path.resolve(fileFlag);
+    const info = await stat(startupFile).catch(() => null);
+    if (!info || !info.isFile()) {
+      io.err(`walkbench serve: ${startupFile}: no such file\n`);
+      return ExitCode.failed;
+    }
+  }
+
+  const rendererDir = rendererDirectory();
+  if (!existsSync(path.join(rendererDir, 'index.html'))) {
+    io.err(`walkbench serve: warning: the renderer is not built (${rendererDir}); run npm run build:renderer, then reload the page\n`);
+  }
+  let server;
+  try {
+    server = await startBrowserServer({
+      service: createWalkbenchService({ startupFile }),
+      rendererDir,
+      port,
+      log: (line) => io.err(`${line}\n`),
+    });
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    const why = code === 'EADDRINUSE' ? `port ${port} is already in use` : e instanceof Error ? e.message : String(e);
+    io.err(`walkbench serve: cannot listen on 127.0.0.1: ${why}\n`);
+    return ExitCode.failed;
+  }
+  io.out(`Walkbench is running in browser mode at ${server.url}\n`);
+  io.out('Open that address in a browser on this computer (it carries the access token). Press Ctrl+C to stop.\n');
+
+  const stop = () => void server.close();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    await server.closed;
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
+  io.out('Walkbench stopped.\n');
+  return ExitCode.ok;
+}

@@ -1,0 +1,91 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { isMalformedInputError } from '../../shared/binary/malformed-input-error';
+import type { FileReport } from '../../shared/formats/file-report';
+import { formatHandlers } from '../../shared/formats/format-registry';
+import { inspectBytes, inspectDocument, loadDocument, UnknownFormatError } from '../../shared/formats/inspect-file';
+import { MAX_FILE_BYTES, type AppInfo, type ContractHandlers, type OpenedFile } from '../../shared/ipc/contract';
+import { ServiceError } from '../../shared/ipc/rpc-error';
+import { appVersion } from './app-version';
+import { FileAccessError, readBytes } from './file-access';
+import { nodeFormatEnvironment as env } from './node-format-environment';
+
+export interface WalkbenchServiceOptions {
+  /** Shown in the app's title and about box; defaults to the built-in version. */
+  version?: string;
+  /** Absolute path of the file to open at start (`--project`/`--file`), if any. */
+  startupFile?: string | null;
+  /** Largest file read from disk or accepted as bytes. */
+  maxFileBytes?: number;
+}
+
+/**
+ * The contract implemented in plain Node: the Electron IPC handlers and the browser-mode
+ * server both call this object (after validating the parameters), and tests call it
+ * directly. It never imports Electron.
+ */
+export function createWalkbenchService(options: WalkbenchServiceOptions = {}): ContractHandlers {
+  const maxFileBytes = Math.min(options.maxFileBytes ?? MAX_FILE_BYTES, MAX_FILE_BYTES);
+  const info: AppInfo = {
+    name: 'Walkbench',
+    version: options.version ?? appVersion(),
+    formats: formatHandlers.map((h) => ({ id: h.id, game: h.game, label: h.label, extensions: [...h.extensions] })),
+    startupFile: options.startupFile ?? null,
+    maxFileBytes,
+  };
+
+  async function readChecked(file: string): Promise<Uint8Array> {
+    if (!path.isAbsolute(file)) throw new ServiceError('invalid-params', `params.path must be an absolute path, not ${JSON.stringify(file)}`, 'params.path');
+    let size: number;
+    try {
+      const s = await stat(file);
+      if (!s.isFile()) throw new ServiceError('not-a-file', `${file}: is not a regular file`);
+      size = s.size;
+    } catch (e) {
+      if (e instanceof ServiceError) throw e;
+      const code = (e as { code?: unknown }).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') throw new ServiceError('not-found', `${file}: no such file`);
+      throw new ServiceError('unreadable', `${file}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    if (size > maxFileBytes) throw new ServiceError('too-large', `${file}: ${size} bytes is more than the ${maxFileBytes}-byte limit`);
+    try {
+      return await readBytes(file);
+    } catch (e) {
+      if (e instanceof FileAccessError) throw new ServiceError('unreadable', e.message);
+      throw e;
+    }
+  }
+
+  function open(name: string, filePath: string | null, bytes: Uint8Array): OpenedFile {
+    const label = filePath ?? name;
+    const opened = (report: FileReport, walkmeshes: OpenedFile['walkmeshes']): OpenedFile => ({
+      name,
+      path: filePath,
+      byteLength: bytes.byteLength,
+      report,
+      walkmeshes,
+    });
+    let loaded;
+    try {
+      loaded = loadDocument(label, bytes, env);
+    } catch (e) {
+      // A bad or unknown file is a result to show, not a failed call: the report says why.
+      if (isMalformedInputError(e) || e instanceof UnknownFormatError) return opened(inspectBytes(label, bytes, env), []);
+      throw e;
+    }
+    return opened(inspectDocument(label, loaded), loaded.handler.toWalkmeshes(loaded.document, name));
+  }
+
+  return {
+    'app.info': async () => info,
+    'files.inspect': async ({ path: file }) => inspectBytes(file, await readChecked(file), env),
+    'files.open': async ({ path: file }) => open(path.basename(file), file, await readChecked(file)),
+    'files.openBytes': async ({ name, bytes }) => {
+      if (bytes.byteLength > maxFileBytes) {
+        throw new ServiceError('too-large', `${name}: ${bytes.byteLength} bytes is more than the ${maxFileBytes}-byte limit`);
+      }
+      // Only the base name is kept: a name is a label here, never a path to touch.
+      return open(name.replace(/^.*[\\/]/, '') || name, null, bytes);
+    },
+  };
+}

@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { methods, paramSchemas } from '../../../shared/ipc/contract';
+import * as s from '../../../shared/ipc/schema';
+
+function issue<T>(schema: s.Schema<T>, value: unknown) {
+  const r = s.validate(schema, value);
+  if (r.ok) throw new Error(`expected ${JSON.stringify(value)} to be refused`);
+  return r.issue;
+}
+
+describe('schema validator', () => {
+  const params = s.object({ path: s.string({ minLength: 1, maxLength: 10 }), depth: s.optional(s.number({ integer: true, min: 0, max: 3 })) });
+
+  it('accepts a valid object and returns a fresh copy of the known keys only', () => {
+    const input = { path: '/a/b', depth: 2 };
+    const r = s.validate(params, input);
+    expect(r).toEqual({ ok: true, value: { path: '/a/b', depth: 2 } });
+    if (r.ok) expect(r.value).not.toBe(input);
+  });
+
+  it('leaves an absent optional key out', () => {
+    const r = s.validate(params, { path: '/a' });
+    expect(r.ok && Object.keys(r.value)).toEqual(['path']);
+  });
+
+  it('names the missing parameter', () => {
+    expect(issue(params, {})).toEqual({ path: 'params.path', message: expect.stringContaining('is required') });
+  });
+
+  it('names a parameter of the wrong type and says what was found', () => {
+    const i = issue(params, { path: 42 });
+    expect(i.path).toBe('params.path');
+    expect(i.message).toMatch(/expected a string .* found 42/);
+  });
+
+  it('refuses unknown keys, including __proto__ from JSON', () => {
+    expect(issue(params, { path: '/a', extra: 1 }).path).toBe('params.extra');
+    const hostile: unknown = JSON.parse('{"path":"/a","__proto__":{"polluted":true}}');
+    expect(issue(params, hostile).path).toBe('params.__proto__');
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+
+  it('enforces string length and refuses NUL characters', () => {
+    expect(issue(params, { path: '' }).message).toMatch(/found 0 characters/);
+    expect(issue(params, { path: 'x'.repeat(11) }).message).toMatch(/found 11 characters/);
+    expect(issue(params, { path: 'a\0b' }).message).toMatch(/NUL/);
+  });
+
+  it('checks integer ranges and refuses NaN and fractions', () => {
+    expect(issue(params, { path: '/a', depth: 4 }).path).toBe('params.depth');
+    expect(issue(params, { path: '/a', depth: 1.5 }).message).toMatch(/integer/);
+    expect(issue(params, { path: '/a', depth: NaN }).message).toMatch(/integer/);
+  });
+
+  it('refuses values that are not plain objects', () => {
+    class Params {
+      path = '/a';
+    }
+    expect(issue(params, null).path).toBe('params');
+    expect(issue(params, ['/a']).message).toMatch(/found an array/);
+    expect(issue(params, new Params()).path).toBe('params');
+    expect(issue(params, new Uint8Array(2)).message).toMatch(/found a Uint8Array/);
+  });
+
+  it('accepts Uint8Array bytes within the limit and nothing else', () => {
+    const bytes = s.object({ bytes: s.bytes({ maxLength: 4 }) });
+    expect(s.validate(bytes, { bytes: new Uint8Array(4) }).ok).toBe(true);
+    expect(issue(bytes, { bytes: new Uint8Array(5) }).message).toMatch(/found 5 bytes/);
+    expect(issue(bytes, { bytes: new Float32Array(1) }).message).toMatch(/found a Float32Array/);
+    expect(issue(bytes, { bytes: [1, 2] }).message).toMatch(/found an array/);
+  });
+
+  it('validates array items and literals with the index in the path', () => {
+    const list = s.array(s.literal('a', 'b'), { maxLength: 3 });
+    expect(s.validate(list, ['a', 'b'])).toEqual({ ok: true, value: ['a', 'b'] });
+    expect(issue(list, ['a', 'c']).path).toBe('params[1]');
+    expect(issue(list, ['a', 'a', 'a', 'a']).message).toMatch(/at most 3 items/);
+    expect(issue(s.boolean(), 'true').message).toMatch(/true or false/);
+  });
+});
+
+describe('contract parameter schemas', () => {
+  it('has a schema for every method', () => {
+    expect([...methods].sort()).toEqual(['app.info', 'files.inspect', 'files.open', 'files.openBytes']);
+  });
+
+  it('requires a path for files.open and a name and bytes for files.openBytes', () => {
+    expect(issue(paramSchemas['files.open'], {}).path).toBe('params.path');
+    expect(issue(paramSchemas['files.openBytes'], { name: 'a.nav' }).path).toBe('params.bytes');
+    expect(issue(paramSchemas['files.openBytes'], { name: '', bytes: new Uint8Array(1) }).path).toBe('params.name');
+    expect(s.validate(paramSchemas['files.openBytes'], { name: 'a.nav', bytes: new Uint8Array(1) }).ok).toBe(true);
+    expect(issue(paramSchemas['app.info'], { verbose: true }).path).toBe('params.verbose');
+  });
+});

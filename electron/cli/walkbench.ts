@@ -3,7 +3,7 @@ import { ExitCode, processIo, UsageError, type CliIo } from './cli-io';
 import { convertCommand, convertUsage } from './commands/convert-command';
 import { infoCommand, infoUsage } from './commands/info-command';
 import { roundtripCommand, roundtripUsage } from './commands/roundtrip-command';
-import { serveCommand } from './commands/serve-command';
+import { serveCommand, serveUsage } from './commands/serve-command';
 import { validateCommand, validateUsage } from './commands/validate-command';
 
 declare const WALKBENCH_VERSION: string | undefined;
@@ -15,10 +15,7 @@ const commands: Record<string, { run: Command; usage: string }> = {
   validate: { run: validateCommand, usage: validateUsage },
   roundtrip: { run: roundtripCommand, usage: roundtripUsage },
   convert: { run: convertCommand, usage: convertUsage },
-  serve: {
-    run: (argv, io) => serveCommand([...argv], io),
-    usage: 'walkbench serve [--port N] [--file FILE]   the app in a browser, on 127.0.0.1 with a secret token',
-  },
+  serve: { run: (argv, io) => serveCommand([...argv], io), usage: serveUsage },
 };
 
 function help(): string {

@@ -1,0 +1,38 @@
+import type { GffDocument } from './gff-document';
+import { getInteger, optInteger, optList } from './gff-fields';
+
+/** Edge of one ASWM tile: 9 m for interiors, 10 m for exteriors (nwn2-trn-trx.md §4.6). */
+export const NWN2_INTERIOR_TILE_METRES = 9;
+export const NWN2_EXTERIOR_TILE_METRES = 10;
+
+export interface AreDimensions {
+  /** `Width`, in tiles. */
+  width: number;
+  /** `Height`, in tiles. */
+  height: number;
+  /** `HasTerrain` ≠ 0: an exterior (terrain) area. */
+  hasTerrain: boolean;
+  /** The opposite of hasTerrain: a tile-built interior. */
+  isInterior: boolean;
+  /** `Flags` (NWN bits: 1 interior, 2 underground, 4 natural; toolset interiors store 1, exteriors 4); 0 when absent. */
+  flags: number;
+  /** Edge of one tile in metres (9 interior, 10 exterior). */
+  tileMetres: number;
+  /** Entries of `TileList` (interior tiles; 0 for exteriors). */
+  tileCount: number;
+}
+
+/** The size and kind of an NWN2 area from its ARE (`Width`, `Height`, `HasTerrain`, `Flags`). */
+export function readAreDimensions(gff: GffDocument): AreDimensions {
+  const r = gff.root;
+  const hasTerrain = optInteger(r, 'HasTerrain', 0) !== 0;
+  return {
+    width: getInteger(r, 'Width'),
+    height: getInteger(r, 'Height'),
+    hasTerrain,
+    isInterior: !hasTerrain,
+    flags: optInteger(r, 'Flags', 0),
+    tileMetres: hasTerrain ? NWN2_EXTERIOR_TILE_METRES : NWN2_INTERIOR_TILE_METRES,
+    tileCount: optList(r, 'TileList').length,
+  };
+}

@@ -1,8 +1,5 @@
-import { inspectBytes } from '../../../shared/formats/inspect-file';
-import { readBytes } from '../../services/file-access';
-import { nodeFormatEnvironment } from '../../services/node-format-environment';
 import { ExitCode, parseArgs, UsageError, type CliIo } from '../cli-io';
-import { expectedErrorMessage } from '../expected-errors';
+import { inspectInput } from '../inspect-input';
 
 export const infoUsage = 'walkbench info FILE… [--json]   format, version and counts of each file';
 
@@ -13,24 +10,13 @@ export async function infoCommand(argv: readonly string[], io: CliIo): Promise<n
   const results: Record<string, unknown>[] = [];
   let status: number = ExitCode.ok;
   for (const file of args.positional) {
-    let bytes: Uint8Array;
-    try {
-      bytes = await readBytes(file);
-    } catch (e) {
-      const message = expectedErrorMessage(e, file);
-      if (message === undefined) throw e;
-      results.push({ file, format: null, ok: false, error: message });
-      io.err(`walkbench: ${message}\n`);
+    const input = await inspectInput(file, io);
+    if (input.failure) {
       status = ExitCode.failed;
+      results.push({ file, format: input.failure.format, ok: false, error: input.failure.message, offset: input.failure.offset });
       continue;
     }
-    const report = inspectBytes(file, bytes, nodeFormatEnvironment);
-    if (report.readFailure) {
-      status = ExitCode.failed;
-      io.err(`walkbench: ${report.readFailure.message}\n`);
-      results.push({ file, format: report.format, ok: false, error: report.readFailure.message, offset: report.readFailure.offset });
-      continue;
-    }
+    const { report, bytes } = input;
     const summary = report.summary!;
     results.push({ file, format: report.format, game: report.game, ok: true, version: summary.version, counts: summary.counts, details: summary.details, size: bytes.length });
     if (!json) {

@@ -1,9 +1,6 @@
-import { inspectBytes } from '../../../shared/formats/inspect-file';
 import type { Finding } from '../../../shared/validation/finding';
-import { readBytes } from '../../services/file-access';
-import { nodeFormatEnvironment } from '../../services/node-format-environment';
 import { ExitCode, parseArgs, UsageError, type CliIo } from '../cli-io';
-import { expectedErrorMessage } from '../expected-errors';
+import { inspectInput } from '../inspect-input';
 
 export const validateUsage = 'walkbench validate FILE… [--json] [--max N]   findings; exit status 1 if any file is invalid';
 
@@ -19,24 +16,13 @@ export async function validateCommand(argv: readonly string[], io: CliIo): Promi
   const results: Record<string, unknown>[] = [];
   let status: number = ExitCode.ok;
   for (const file of args.positional) {
-    let bytes: Uint8Array;
-    try {
-      bytes = await readBytes(file);
-    } catch (e) {
-      const message = expectedErrorMessage(e, file);
-      if (message === undefined) throw e;
-      io.err(`walkbench: ${message}\n`);
-      results.push({ file, format: null, ok: false, errors: [{ message }], warnings: [] });
+    const input = await inspectInput(file, io);
+    if (input.failure) {
+      results.push({ file, format: input.failure.format, ok: false, errors: [{ message: input.failure.message, offset: input.failure.offset }], warnings: [] });
       status = ExitCode.failed;
       continue;
     }
-    const report = inspectBytes(file, bytes, nodeFormatEnvironment);
-    if (report.readFailure) {
-      io.err(`walkbench: ${report.readFailure.message}\n`);
-      results.push({ file, format: report.format, ok: false, errors: [{ message: report.readFailure.message, offset: report.readFailure.offset }], warnings: [] });
-      status = ExitCode.failed;
-      continue;
-    }
+    const { report } = input;
     if (!report.ok) status = ExitCode.failed;
     results.push({ file, format: report.format, ok: report.ok, errors: report.errors.map(findingJson), warnings: report.warnings.map(findingJson) });
     if (!json) {

@@ -1,0 +1,33 @@
+import type { FileReport } from '../../shared/formats/file-report';
+import { inspectBytes } from '../../shared/formats/inspect-file';
+import { readBytes } from '../services/file-access';
+import { nodeFormatEnvironment } from '../services/node-format-environment';
+import type { CliIo } from './cli-io';
+import { expectedErrorMessage } from './expected-errors';
+
+export type InspectedInput =
+  | { file: string; bytes: Uint8Array; report: FileReport; failure?: undefined }
+  | { file: string; failure: { message: string; offset: number | null; format: string | null } };
+
+/**
+ * Reads and inspects one input file for `info` and `validate`. A file that cannot be read
+ * (missing, malformed, unknown format) comes back as a failure whose one-line message has
+ * already been printed on standard error.
+ */
+export async function inspectInput(file: string, io: CliIo): Promise<InspectedInput> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readBytes(file);
+  } catch (e) {
+    const message = expectedErrorMessage(e, file);
+    if (message === undefined) throw e;
+    io.err(`walkbench: ${message}\n`);
+    return { file, failure: { message, offset: null, format: null } };
+  }
+  const report = inspectBytes(file, bytes, nodeFormatEnvironment);
+  if (report.readFailure) {
+    io.err(`walkbench: ${report.readFailure.message}\n`);
+    return { file, failure: { message: report.readFailure.message, offset: report.readFailure.offset, format: report.format } };
+  }
+  return { file, bytes, report };
+}

@@ -5,8 +5,12 @@
  * the one implementation that reproduces the games' own compressed bytes exactly.
  */
 export interface ZlibCodec {
-  /** Inflates a zlib stream; throws on a corrupt stream. */
-  inflate(data: Uint8Array): Uint8Array;
+  /**
+   * Inflates a zlib stream; throws on a corrupt stream, and (when `maxOutputLength` is
+   * given) as soon as the output would grow past it, so a small file cannot expand into
+   * gigabytes.
+   */
+  inflate(data: Uint8Array, maxOutputLength?: number): Uint8Array;
   /** Deflates into a zlib stream at `level` (0–9; the games use 6 or 9). */
   deflate(data: Uint8Array, level: number): Uint8Array;
 }

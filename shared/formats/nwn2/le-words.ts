@@ -1,0 +1,58 @@
+/**
+ * Bulk copies between little-endian file bytes and typed arrays. On a little-endian host
+ * (every platform Walkbench runs on) a copy is one `set`; otherwise it falls back to a
+ * DataView loop, so the result never depends on the host's byte order.
+ */
+const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** `count` u32 from `bytes` at `offset` (the caller has checked the range). */
+export function readU32s(bytes: Uint8Array, offset: number, count: number): Uint32Array {
+  const out = new Uint32Array(count);
+  if (LITTLE_ENDIAN_HOST) {
+    new Uint8Array(out.buffer).set(bytes.subarray(offset, offset + count * 4));
+  } else {
+    const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    for (let i = 0; i < count; i++) out[i] = v.getUint32(offset + i * 4, true);
+  }
+  return out;
+}
+
+/** Copies `count` u32 from `bytes` at `offset` into `target` at `targetIndex`. */
+export function readU32sInto(bytes: Uint8Array, offset: number, count: number, target: Uint32Array, targetIndex: number): void {
+  if (LITTLE_ENDIAN_HOST) {
+    new Uint8Array(target.buffer, target.byteOffset + targetIndex * 4, count * 4).set(bytes.subarray(offset, offset + count * 4));
+  } else {
+    const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    for (let i = 0; i < count; i++) target[targetIndex + i] = v.getUint32(offset + i * 4, true);
+  }
+}
+
+/** Writes `words` (u32) into `out` at `offset`. */
+export function writeU32s(out: Uint8Array, offset: number, words: Uint32Array, start = 0, count = words.length - start): void {
+  if (LITTLE_ENDIAN_HOST) {
+    out.set(new Uint8Array(words.buffer, words.byteOffset + start * 4, count * 4), offset);
+  } else {
+    const v = new DataView(out.buffer, out.byteOffset, out.byteLength);
+    for (let i = 0; i < count; i++) v.setUint32(offset + i * 4, words[start + i]!, true);
+  }
+}
+
+export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Text of a fixed-size char field: up to the first NUL, bytes as Latin-1. */
+export function fixedString(bytes: Uint8Array): string {
+  let end = bytes.indexOf(0);
+  if (end < 0) end = bytes.length;
+  let s = '';
+  for (let i = 0; i < end; i++) s += String.fromCharCode(bytes[i]!);
+  return s;
+}
+
+/** A four-character packet type as written (Latin-1, so any byte survives). */
+export function fourCC(bytes: Uint8Array, offset: number): string {
+  return String.fromCharCode(bytes[offset]!, bytes[offset + 1]!, bytes[offset + 2]!, bytes[offset + 3]!);
+}

@@ -1,0 +1,77 @@
+import { BinaryReader } from '../../binary/binary-reader';
+import { readU32s, fixedString } from './le-words';
+import { readNwn2Container } from './nwn2-container';
+import { MDB_FORMAT, type MdbDocument, type MdbWalkmesh } from './mdb-document';
+
+const WALK_HEADER_BYTES = 44;
+const WALK_VERTEX_BYTES = 12;
+const WALK_FACE_BYTES = 10;
+
+/**
+ * Reads an MDB model: the container, with WALK packets parsed (header with name, ui_flags
+ * and counts; float3 vertices; faces of three u16 indices and a u32 flag set) and every
+ * other packet kept as bytes. Throws MalformedInputError with file offsets.
+ */
+export function readMdb(bytes: Uint8Array): MdbDocument {
+  const c = readNwn2Container(bytes, MDB_FORMAT);
+  return {
+    versionMajor: c.versionMajor,
+    versionMinor: c.versionMinor,
+    irregularLayout: c.irregularLayout,
+    packets: c.packets.map((p) => ({ type: p.type, payload: p.payload, walk: p.type === 'WALK' ? readWalk(bytes, p.payloadOffset, p.payload.length) : null })),
+  };
+}
+
+/** The walkmeshes (WALK packets) of an MDB file, in packet order. */
+export function readMdbWalkmeshes(bytes: Uint8Array): MdbWalkmesh[] {
+  return readMdb(bytes).packets.flatMap((p) => (p.walk ? [p.walk] : []));
+}
+
+function readWalk(bytes: Uint8Array, start: number, size: number): MdbWalkmesh {
+  const r = new BinaryReader(bytes, MDB_FORMAT, start, start + size);
+  r.need(WALK_HEADER_BYTES, 'WALK header');
+  const nameBytes = r.bytesCopy(32, 'WALK name');
+  const uiFlags = r.u32('WALK ui_flags');
+  const vertexCount = r.u32('WALK vertex count');
+  const faceCount = r.u32('WALK face count');
+  r.checkCount(vertexCount, WALK_VERTEX_BYTES, 'WALK vertex count', start + 36);
+  const positions = new Float32Array(readU32s(bytes, r.offset, vertexCount * 3).buffer);
+  r.offset += vertexCount * WALK_VERTEX_BYTES;
+  r.checkCount(faceCount, WALK_FACE_BYTES, 'WALK face count', start + 40);
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const faces = new Uint16Array(faceCount * 3);
+  const faceFlags = new Uint32Array(faceCount);
+  for (let f = 0, o = r.offset; f < faceCount; f++, o += WALK_FACE_BYTES) {
+    faces[f * 3] = dv.getUint16(o, true);
+    faces[f * 3 + 1] = dv.getUint16(o + 2, true);
+    faces[f * 3 + 2] = dv.getUint16(o + 4, true);
+    faceFlags[f] = dv.getUint32(o + 6, true);
+  }
+  r.offset += faceCount * WALK_FACE_BYTES;
+  const trailing = r.bytesCopy(r.remaining, 'WALK trailing bytes');
+  return { name: fixedString(nameBytes), nameBytes, uiFlags, positions, faces, faceFlags, trailing };
+}
+
+/** The payload of a WALK packet. */
+export function writeWalk(w: MdbWalkmesh): Uint8Array {
+  const V = w.positions.length / 3;
+  const F = w.faceFlags.length;
+  if (w.faces.length !== F * 3) throw new RangeError(`WALK ${w.name}: ${w.faces.length} face indices for ${F} faces`);
+  const out = new Uint8Array(WALK_HEADER_BYTES + V * WALK_VERTEX_BYTES + F * WALK_FACE_BYTES + w.trailing.length);
+  const dv = new DataView(out.buffer);
+  out.set(w.nameBytes.subarray(0, 32), 0);
+  dv.setUint32(32, w.uiFlags, true);
+  dv.setUint32(36, V, true);
+  dv.setUint32(40, F, true);
+  let o = WALK_HEADER_BYTES;
+  const bits = new Uint32Array(w.positions.buffer, w.positions.byteOffset, w.positions.length);
+  for (let i = 0; i < bits.length; i++, o += 4) dv.setUint32(o, bits[i]!, true);
+  for (let f = 0; f < F; f++, o += WALK_FACE_BYTES) {
+    dv.setUint16(o, w.faces[f * 3]!, true);
+    dv.setUint16(o + 2, w.faces[f * 3 + 1]!, true);
+    dv.setUint16(o + 4, w.faces[f * 3 + 2]!, true);
+    dv.setUint32(o + 6, w.faceFlags[f]!, true);
+  }
+  out.set(w.trailing, o);
+  return out;
+}

@@ -11,7 +11,7 @@ import { ExitCode, parseArgs, UsageError, type CliIo } from '../cli-io';
 import { expectedErrorMessage } from '../expected-errors';
 
 export const convertUsage =
-  'walkbench convert IN OUT [--base ORIGINAL] [--json]   convert by extension (.nav ↔ .obj); --base keeps the data OBJ cannot hold';
+  'walkbench convert IN OUT [--base ORIGINAL] [--json]   convert by extension (a walkmesh file ↔ .obj); --base keeps the data OBJ cannot hold';
 
 export async function convertCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const args = parseArgs(argv, ['base'], ['json']);

@@ -1,5 +1,4 @@
 import { BinaryReader } from '../../binary/binary-reader';
-import { GrowableU32, GrowableU8 } from '../../binary/growable-array';
 import { MalformedInputError } from '../../binary/malformed-input-error';
 import {
   NAV_LADDER_AREAS,
@@ -26,6 +25,16 @@ import {
 
 export const NAV_FORMAT = 'source-nav';
 
+export interface ReadNavOptions {
+  /**
+   * Called once per count field (list lengths, place-name lengths, area and ladder counts)
+   * of the structure that was read, with its offset, its width in bytes (1, 2 or 4) and
+   * what it counts (e.g. `connections.count`, the same for every area). Only called when
+   * readNav returns. The fuzzer uses it to aim mutations at count fields.
+   */
+  onCount?: (offset: number, byteWidth: number, field: string) => void;
+}
+
 interface NavHeader {
   version: number;
   subVersion: number;
@@ -36,14 +45,30 @@ interface NavHeader {
   areaCountOffset: number;
 }
 
+/** Count fields as they are met, collected only for `onCount`. */
+type CountLog = CountEntry[] | undefined;
+
+interface CountEntry {
+  offset: number;
+  width: number;
+  field: string;
+}
+
 /**
  * Reads a `.nav` file of version 5 to 16. Throws MalformedInputError (with the offset and
  * field) on anything the format does not allow; never reads past the end of `bytes` and
  * never allocates from a count before checking the count against the bytes left.
+ *
+ * The areas are read in two passes: a checking pass walks every count and fixed field with
+ * bounds checks and sums the list lengths, then a filling pass copies the values into
+ * typed arrays allocated at their exact final size, without further checks. Nothing is
+ * allocated for the areas until the whole area table is known to fit in the file.
  */
-export function readNav(bytes: Uint8Array): NavDocument {
+export function readNav(bytes: Uint8Array, options?: ReadNavOptions): NavDocument {
+  const onCount = options?.onCount;
+  const headerCounts: CountLog = onCount ? [] : undefined;
   const r = new BinaryReader(bytes, NAV_FORMAT);
-  const header = readHeader(r);
+  const header = readHeader(r, headerCounts);
   const candidates = customLayoutCandidates(header.version, header.subVersion);
   if (candidates.length === 0) {
     throw new MalformedInputError({
@@ -56,21 +81,40 @@ export function readNav(bytes: Uint8Array): NavDocument {
   }
   let firstError: unknown;
   let fallback: NavDocument | undefined;
+  let fallbackCounts: CountLog;
   for (const layout of candidates) {
+    const bodyCounts: CountLog = onCount ? [] : undefined;
     try {
       const body = new BinaryReader(bytes, NAV_FORMAT, header.areaCountOffset);
-      const doc = readBody(body, header, layout);
-      if (doc.trailing.length === 0 || candidates.length === 1) return doc;
-      fallback ??= doc;
+      const doc = readBody(body, header, layout, bodyCounts);
+      if (doc.trailing.length === 0 || candidates.length === 1) {
+        reportCounts(onCount, headerCounts, bodyCounts);
+        return doc;
+      }
+      if (!fallback) {
+        fallback = doc;
+        fallbackCounts = bodyCounts;
+      }
     } catch (e) {
       firstError ??= e;
     }
   }
-  if (fallback) return fallback;
+  if (fallback) {
+    reportCounts(onCount, headerCounts, fallbackCounts);
+    return fallback;
+  }
   throw firstError;
 }
 
-function readHeader(r: BinaryReader): NavHeader {
+function reportCounts(onCount: ReadNavOptions['onCount'], ...logs: CountLog[]): void {
+  if (!onCount) return;
+  for (const log of logs) {
+    if (!log) continue;
+    for (const c of log) onCount(c.offset, c.width, c.field);
+  }
+}
+
+function readHeader(r: BinaryReader, counts: CountLog): NavHeader {
   const magic = r.u32('magic');
   if (magic !== NAV_MAGIC) {
     throw r.error('magic', '0xFEEDFACE', `0x${magic.toString(16).toUpperCase().padStart(8, '0')}`, 0);
@@ -86,10 +130,12 @@ function readHeader(r: BinaryReader): NavHeader {
   if (navGates.places(version)) {
     const countOffset = r.offset;
     const count = r.checkCount(r.u16('places.count'), 2, 'places.count', countOffset);
+    counts?.push({ offset: countOffset, width: 2, field: 'places.count' });
     for (let i = 0; i < count; i++) {
       const lenOffset = r.offset;
       const len = r.u16(`places[${i}].length`);
       r.checkCount(len, 1, `places[${i}].length`, lenOffset);
+      counts?.push({ offset: lenOffset, width: 2, field: 'places[].length' });
       places.push(r.bytesCopy(len, `places[${i}].name`));
     }
   }
@@ -98,13 +144,18 @@ function readHeader(r: BinaryReader): NavHeader {
 }
 
 /** Reads the areas, ladders and trailing bytes with one custom-data layout. */
-function readBody(r: BinaryReader, h: NavHeader, layout: NavCustomLayout): NavDocument {
+function readBody(r: BinaryReader, h: NavHeader, layout: NavCustomLayout, counts: CountLog): NavDocument {
   const v = h.version;
   const countOffset = r.offset;
   const areaCount = r.checkCount(r.u32('areas.count'), minAreaBytes(v, layout), 'areas.count', countOffset);
-  const areas = readAreas(r, v, areaCount, layout);
+  counts?.push({ offset: countOffset, width: 4, field: 'areas.count' });
+  const shape = areaShape(v, layout);
+  const dv = new DataView(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength);
+  const totals = checkAreas(r, dv, shape, areaCount, counts);
+  const areas = fillAreas(r.bytes, dv, r.offset, shape, areaCount, totals);
+  r.offset = totals.end;
   let ladders: NavLadders = emptyLadders();
-  if (navGates.ladders(v)) ladders = readLadders(r, v);
+  if (navGates.ladders(v)) ladders = readLadders(r, dv, v, counts);
   const trailing = r.bytesCopy(r.remaining, 'trailing');
   return {
     version: v,
@@ -120,142 +171,329 @@ function readBody(r: BinaryReader, h: NavHeader, layout: NavCustomLayout): NavDo
   };
 }
 
-function readAreas(r: BinaryReader, v: number, n: number, layout: NavCustomLayout): NavAreas {
-  const attrBytes = navGates.attributeBytes(v);
-  const approachInBase = navGates.approachInBase(v);
-  const hasEncounters = navGates.encounterPaths(v);
-  const hasPlace = navGates.place(v);
-  const hasLadderLinks = navGates.ladderLinks(v);
-  const hasOccupy = navGates.earliestOccupy(v);
-  const hasLight = navGates.lightIntensity(v);
-  const hasVisibility = navGates.visibility(v);
-  const readApproach = approachInBase || layout === 'cs-approach';
+/** Which fields an area record of one version and custom layout holds. */
+interface AreaShape {
+  attrBytes: number;
+  approachInBase: boolean;
+  hasEncounters: boolean;
+  hasPlace: boolean;
+  hasLadderLinks: boolean;
+  hasOccupy: boolean;
+  hasLight: boolean;
+  hasVisibility: boolean;
+  csApproach: boolean;
+  tfAttributes: boolean;
+}
 
+function areaShape(v: number, layout: NavCustomLayout): AreaShape {
+  return {
+    attrBytes: navGates.attributeBytes(v),
+    approachInBase: navGates.approachInBase(v),
+    hasEncounters: navGates.encounterPaths(v),
+    hasPlace: navGates.place(v),
+    hasLadderLinks: navGates.ladderLinks(v),
+    hasOccupy: navGates.earliestOccupy(v),
+    hasLight: navGates.lightIntensity(v),
+    hasVisibility: navGates.visibility(v),
+    csApproach: layout === 'cs-approach',
+    tfAttributes: layout === 'tf-attributes',
+  };
+}
+
+/** List lengths summed over all areas, and where the area table ends. */
+interface AreaTotals {
+  connections: number;
+  hidingSpots: number;
+  approaches: number;
+  encounterPaths: number;
+  encounterSpots: number;
+  ladderLinks: number;
+  visible: number;
+  end: number;
+}
+
+const ENCOUNTER_PATH_FIELDS: readonly (readonly [string, number])[] = [
+  ['encounterPath.from', 4],
+  ['encounterPath.fromDir', 1],
+  ['encounterPath.to', 4],
+  ['encounterPath.toDir', 1],
+];
+
+/**
+ * The checking pass: walks the area table from `r.offset`, checking every field against the
+ * end of the data and every count against the bytes left, in the order the format stores
+ * them. A failed check re-reads the failing field through BinaryReader, so the error names
+ * the same field and offset as a field-by-field reader would.
+ */
+function checkAreas(r: BinaryReader, dv: DataView, s: AreaShape, n: number, counts: CountLog): AreaTotals {
+  const end = r.end;
+  const headFields: readonly (readonly [string, number])[] = [
+    ['id', 4],
+    ['attributes', s.attrBytes],
+    ['corners', 32],
+  ];
+  const headBytes = 4 + s.attrBytes + 32;
+  let connections = 0;
+  let hidingSpots = 0;
+  let approaches = 0;
+  let encounterPaths = 0;
+  let encounterSpots = 0;
+  let ladderLinks = 0;
+  let visible = 0;
+  let o = r.offset;
+  let a = 0;
+  let areaStart = o;
+  try {
+    for (; a < n; a++) {
+      areaStart = o;
+      if (end - o < headBytes) failFixed(r, o, headFields);
+      o += headBytes;
+      for (let d = 0; d < 4; d++) {
+        const c = listCount(r, dv, o, 4, 4, 'connections.count', counts);
+        o += 4 + c * 4;
+        connections += c;
+      }
+      {
+        const c = listCount(r, dv, o, 1, HIDING_SPOT_BYTES, 'hidingSpots.count', counts);
+        o += 1 + c * HIDING_SPOT_BYTES;
+        hidingSpots += c;
+      }
+      if (s.approachInBase) {
+        const c = listCount(r, dv, o, 1, APPROACH_BYTES, 'approach.count', counts);
+        o += 1 + c * APPROACH_BYTES;
+        approaches += c;
+      }
+      if (s.hasEncounters) {
+        const paths = listCount(r, dv, o, 4, ENCOUNTER_PATH_BYTES, 'encounterPaths.count', counts);
+        o += 4;
+        for (let k = 0; k < paths; k++) {
+          // The count check covered every path's minimum size, but earlier paths' spots use
+          // up bytes, so each path's fixed fields are checked again.
+          if (end - o < ENCOUNTER_PATH_BYTES - 1) failFixed(r, o, ENCOUNTER_PATH_FIELDS);
+          o += ENCOUNTER_PATH_BYTES - 1;
+          const c = listCount(r, dv, o, 1, ENCOUNTER_SPOT_BYTES, 'encounterPath.spots.count', counts);
+          o += 1 + c * ENCOUNTER_SPOT_BYTES;
+          encounterSpots += c;
+        }
+        encounterPaths += paths;
+      }
+      if (s.hasPlace) o = fixed(r, o, 2, 'place');
+      if (s.hasLadderLinks) {
+        for (let d = 0; d < 2; d++) {
+          const c = listCount(r, dv, o, 4, 4, 'ladderLinks.count', counts);
+          o += 4 + c * 4;
+          ladderLinks += c;
+        }
+      }
+      if (s.hasOccupy) o = fixed(r, o, 8, 'earliestOccupyTime');
+      if (s.hasLight) o = fixed(r, o, 16, 'lightIntensity');
+      if (s.hasVisibility) {
+        const c = listCount(r, dv, o, 4, VISIBLE_AREA_BYTES, 'visibleAreas.count', counts);
+        o += 4 + c * VISIBLE_AREA_BYTES;
+        visible += c;
+        o = fixed(r, o, 4, 'inheritVisibilityFrom');
+      }
+      if (s.csApproach) {
+        const c = listCount(r, dv, o, 1, APPROACH_BYTES, 'custom.approach.count', counts);
+        o += 1 + c * APPROACH_BYTES;
+        approaches += c;
+      } else if (s.tfAttributes) {
+        o = fixed(r, o, 4, 'custom.tfAttributes');
+      }
+    }
+  } catch (e) {
+    if (e instanceof MalformedInputError) {
+      const id = end - areaStart >= 4 ? dv.getUint32(areaStart, true) : 0;
+      throw new MalformedInputError({ ...e.details(), field: `area #${a} (id ${id}) ${e.field}` });
+    }
+    throw e;
+  }
+  return { connections, hidingSpots, approaches, encounterPaths, encounterSpots, ladderLinks, visible, end: o };
+}
+
+/** Checks that `size` bytes of `field` fit at `o`; returns the offset after them. */
+function fixed(r: BinaryReader, o: number, size: number, field: string): number {
+  if (r.end - o < size) failFixed(r, o, [[field, size]]);
+  return o + size;
+}
+
+/** Reads a count of `width` bytes at `o` and checks that `count` items of `itemSize` fit after it. */
+function listCount(r: BinaryReader, dv: DataView, o: number, width: number, itemSize: number, field: string, counts: CountLog): number {
+  const left = r.end - o;
+  if (left < width) failFixed(r, o, [[field, width]]);
+  const count = width === 4 ? dv.getUint32(o, true) : width === 1 ? dv.getUint8(o) : dv.getUint16(o, true);
+  if (count * itemSize > left - width) {
+    r.offset = o + width;
+    r.checkCount(count, itemSize, field, o);
+    throw checksDisagree(field);
+  }
+  if (counts !== undefined) counts.push({ offset: o, width, field });
+  return count;
+}
+
+/** Throws BinaryReader's error for the first of consecutive fields at `o` that does not fit. */
+function failFixed(r: BinaryReader, o: number, fields: readonly (readonly [string, number])[]): never {
+  r.offset = o;
+  for (const [field, size] of fields) {
+    r.need(size, field);
+    r.offset += size;
+  }
+  throw checksDisagree(fields.map((f) => f[0]).join(', '));
+}
+
+function checksDisagree(field: string): Error {
+  return new Error(`nav reader: a failed bounds check at ${field} did not fail when re-read`);
+}
+
+/**
+ * The filling pass over an area table that checkAreas accepted: every offset is known to
+ * be in bounds and every list's total length is known, so values are copied straight into
+ * exactly sized typed arrays.
+ */
+function fillAreas(bytes: Uint8Array, dv: DataView, start: number, s: AreaShape, n: number, t: AreaTotals): NavAreas {
   const id = new Uint32Array(n);
   const attributes = new Uint32Array(n);
   const corners = new Uint32Array(n * 8);
   const connectionStart = new Uint32Array(n * 4 + 1);
-  const connectionTarget = new GrowableU32(n * 4);
+  const connectionTarget = new Uint32Array(t.connections);
   const hidingSpotStart = new Uint32Array(n + 1);
-  const hidingSpotId = new GrowableU32();
-  const hidingSpotPosition = new GrowableU32();
-  const hidingSpotFlags = new GrowableU8();
+  const hidingSpotId = new Uint32Array(t.hidingSpots);
+  const hidingSpotPosition = new Uint32Array(t.hidingSpots * 3);
+  const hidingSpotFlags = new Uint8Array(t.hidingSpots);
   const approachStart = new Uint32Array(n + 1);
-  const approachHere = new GrowableU32();
-  const approachPrev = new GrowableU32();
-  const approachPrevHow = new GrowableU8();
-  const approachNext = new GrowableU32();
-  const approachNextHow = new GrowableU8();
+  const approach: ApproachColumns = {
+    here: new Uint32Array(t.approaches),
+    prev: new Uint32Array(t.approaches),
+    prevHow: new Uint8Array(t.approaches),
+    next: new Uint32Array(t.approaches),
+    nextHow: new Uint8Array(t.approaches),
+  };
   const encounterStart = new Uint32Array(n + 1);
-  const encounterFrom = new GrowableU32();
-  const encounterFromDir = new GrowableU8();
-  const encounterTo = new GrowableU32();
-  const encounterToDir = new GrowableU8();
-  const encounterSpotStart = new GrowableU32();
-  encounterSpotStart.push(0);
-  const encounterSpotId = new GrowableU32();
-  const encounterSpotT = new GrowableU8();
+  const encounterFrom = new Uint32Array(t.encounterPaths);
+  const encounterFromDir = new Uint8Array(t.encounterPaths);
+  const encounterTo = new Uint32Array(t.encounterPaths);
+  const encounterToDir = new Uint8Array(t.encounterPaths);
+  const encounterSpotStart = new Uint32Array(t.encounterPaths + 1);
+  const encounterSpotId = new Uint32Array(t.encounterSpots);
+  const encounterSpotT = new Uint8Array(t.encounterSpots);
   const place = new Uint16Array(n);
   const ladderLinkStart = new Uint32Array(n * 2 + 1);
-  const ladderLinkId = new GrowableU32();
-  const earliestOccupy = new Uint32Array(hasOccupy ? n * 2 : 0);
-  const lightIntensity = new Uint32Array(hasLight ? n * 4 : 0);
+  const ladderLinkId = new Uint32Array(t.ladderLinks);
+  const earliestOccupy = new Uint32Array(s.hasOccupy ? n * 2 : 0);
+  const lightIntensity = new Uint32Array(s.hasLight ? n * 4 : 0);
   const visibleStart = new Uint32Array(n + 1);
-  const visibleId = new GrowableU32();
-  const visibleAttributes = new GrowableU8();
-  const inheritVisibilityFrom = new Uint32Array(hasVisibility ? n : 0);
-  const tfAttributes = new Uint32Array(layout === 'tf-attributes' ? n : 0);
+  const visibleId = new Uint32Array(t.visible);
+  const visibleAttributes = new Uint8Array(t.visible);
+  const inheritVisibilityFrom = new Uint32Array(s.hasVisibility ? n : 0);
+  const tfAttributes = new Uint32Array(s.tfAttributes ? n : 0);
 
-  const readApproachList = (field: string) => {
-    const at = r.offset;
-    const count = r.checkCount(r.u8(field), APPROACH_BYTES, field, at);
-    for (let k = 0; k < count; k++) {
-      approachHere.push(r.u32('approach.here'));
-      approachPrev.push(r.u32('approach.prev'));
-      approachPrevHow.push(r.u8('approach.prevToHereHow'));
-      approachNext.push(r.u32('approach.next'));
-      approachNextHow.push(r.u8('approach.hereToNextHow'));
+  const attrBytes = s.attrBytes;
+  let o = start;
+  let ci = 0;
+  let hi = 0;
+  let ai = 0;
+  let ei = 0;
+  let si = 0;
+  let li = 0;
+  let vi = 0;
+  for (let a = 0; a < n; a++) {
+    id[a] = dv.getUint32(o, true);
+    o += 4;
+    attributes[a] = attrBytes === 4 ? dv.getUint32(o, true) : attrBytes === 2 ? dv.getUint16(o, true) : bytes[o]!;
+    o += attrBytes;
+    copyWords(dv, o, corners, a * 8, 8);
+    o += 32;
+    for (let d = 0; d < 4; d++) {
+      const c = dv.getUint32(o, true);
+      copyWords(dv, o + 4, connectionTarget, ci, c);
+      o += 4 + c * 4;
+      ci += c;
+      connectionStart[a * 4 + d + 1] = ci;
     }
-  };
-
-  let a = 0;
-  try {
-    for (; a < n; a++) {
-      id[a] = r.u32('id');
-      attributes[a] = attrBytes === 1 ? r.u8('attributes') : attrBytes === 2 ? r.u16('attributes') : r.u32('attributes');
-      r.words32(corners, a * 8, 8, 'corners');
-      for (let d = 0; d < 4; d++) {
-        const at = r.offset;
-        const count = r.checkCount(r.u32('connections.count'), 4, 'connections.count', at);
-        const base = connectionTarget.reserve(count);
-        r.words32(connectionTarget.array, base, count, 'connections');
-        connectionStart[a * 4 + d + 1] = connectionTarget.length;
+    {
+      const c = bytes[o++]!;
+      for (let k = 0; k < c; k++) {
+        hidingSpotId[hi] = dv.getUint32(o, true);
+        copyWords(dv, o + 4, hidingSpotPosition, hi * 3, 3);
+        hidingSpotFlags[hi] = bytes[o + 16]!;
+        o += HIDING_SPOT_BYTES;
+        hi++;
       }
-      {
-        const at = r.offset;
-        const count = r.checkCount(r.u8('hidingSpots.count'), HIDING_SPOT_BYTES, 'hidingSpots.count', at);
-        for (let k = 0; k < count; k++) {
-          hidingSpotId.push(r.u32('hidingSpot.id'));
-          const p = hidingSpotPosition.reserve(3);
-          r.words32(hidingSpotPosition.array, p, 3, 'hidingSpot.position');
-          hidingSpotFlags.push(r.u8('hidingSpot.flags'));
-        }
-        hidingSpotStart[a + 1] = hidingSpotId.length;
-      }
-      if (approachInBase) readApproachList('approach.count');
-      if (hasEncounters) {
-        const at = r.offset;
-        const count = r.checkCount(r.u32('encounterPaths.count'), ENCOUNTER_PATH_BYTES, 'encounterPaths.count', at);
-        for (let k = 0; k < count; k++) {
-          encounterFrom.push(r.u32('encounterPath.from'));
-          encounterFromDir.push(r.u8('encounterPath.fromDir'));
-          encounterTo.push(r.u32('encounterPath.to'));
-          encounterToDir.push(r.u8('encounterPath.toDir'));
-          const sat = r.offset;
-          const spots = r.checkCount(r.u8('encounterPath.spots.count'), ENCOUNTER_SPOT_BYTES, 'encounterPath.spots.count', sat);
-          for (let s = 0; s < spots; s++) {
-            encounterSpotId.push(r.u32('encounterSpot.hidingSpotId'));
-            encounterSpotT.push(r.u8('encounterSpot.t'));
-          }
-          encounterSpotStart.push(encounterSpotId.length);
-        }
-        encounterStart[a + 1] = encounterFrom.length;
-      }
-      if (hasPlace) place[a] = r.u16('place');
-      if (hasLadderLinks) {
-        for (let d = 0; d < 2; d++) {
-          const at = r.offset;
-          const count = r.checkCount(r.u32('ladderLinks.count'), 4, 'ladderLinks.count', at);
-          const base = ladderLinkId.reserve(count);
-          r.words32(ladderLinkId.array, base, count, 'ladderLinks');
-          ladderLinkStart[a * 2 + d + 1] = ladderLinkId.length;
-        }
-      }
-      if (hasOccupy) r.words32(earliestOccupy, a * 2, 2, 'earliestOccupyTime');
-      if (hasLight) r.words32(lightIntensity, a * 4, 4, 'lightIntensity');
-      if (hasVisibility) {
-        const at = r.offset;
-        const count = r.checkCount(r.u32('visibleAreas.count'), VISIBLE_AREA_BYTES, 'visibleAreas.count', at);
-        for (let k = 0; k < count; k++) {
-          visibleId.push(r.u32('visibleArea.id'));
-          visibleAttributes.push(r.u8('visibleArea.attributes'));
-        }
-        visibleStart[a + 1] = visibleId.length;
-        inheritVisibilityFrom[a] = r.u32('inheritVisibilityFrom');
-      }
-      if (layout === 'cs-approach') readApproachList('custom.approach.count');
-      else if (layout === 'tf-attributes') tfAttributes[a] = r.u32('custom.tfAttributes');
-      approachStart[a + 1] = approachHere.length;
+      hidingSpotStart[a + 1] = hi;
     }
-  } catch (e) {
-    if (e instanceof MalformedInputError) {
-      throw new MalformedInputError({
-        ...e.details(),
-        field: `area #${a}${a < n ? ` (id ${id[a]})` : ''} ${e.field}`,
-      });
+    if (s.approachInBase) {
+      const c = bytes[o]!;
+      fillApproaches(bytes, dv, o + 1, c, approach, ai);
+      o += 1 + c * APPROACH_BYTES;
+      ai += c;
     }
-    throw e;
+    if (s.hasEncounters) {
+      const paths = dv.getUint32(o, true);
+      o += 4;
+      for (let k = 0; k < paths; k++) {
+        encounterFrom[ei] = dv.getUint32(o, true);
+        encounterFromDir[ei] = bytes[o + 4]!;
+        encounterTo[ei] = dv.getUint32(o + 5, true);
+        encounterToDir[ei] = bytes[o + 9]!;
+        const c = bytes[o + 10]!;
+        o += ENCOUNTER_PATH_BYTES;
+        for (let j = 0; j < c; j++) {
+          encounterSpotId[si] = dv.getUint32(o, true);
+          encounterSpotT[si] = bytes[o + 4]!;
+          o += ENCOUNTER_SPOT_BYTES;
+          si++;
+        }
+        ei++;
+        encounterSpotStart[ei] = si;
+      }
+      encounterStart[a + 1] = ei;
+    }
+    if (s.hasPlace) {
+      place[a] = dv.getUint16(o, true);
+      o += 2;
+    }
+    if (s.hasLadderLinks) {
+      for (let d = 0; d < 2; d++) {
+        const c = dv.getUint32(o, true);
+        copyWords(dv, o + 4, ladderLinkId, li, c);
+        o += 4 + c * 4;
+        li += c;
+        ladderLinkStart[a * 2 + d + 1] = li;
+      }
+    }
+    if (s.hasOccupy) {
+      copyWords(dv, o, earliestOccupy, a * 2, 2);
+      o += 8;
+    }
+    if (s.hasLight) {
+      copyWords(dv, o, lightIntensity, a * 4, 4);
+      o += 16;
+    }
+    if (s.hasVisibility) {
+      const c = dv.getUint32(o, true);
+      o += 4;
+      for (let k = 0; k < c; k++) {
+        visibleId[vi] = dv.getUint32(o, true);
+        visibleAttributes[vi] = bytes[o + 4]!;
+        o += VISIBLE_AREA_BYTES;
+        vi++;
+      }
+      visibleStart[a + 1] = vi;
+      inheritVisibilityFrom[a] = dv.getUint32(o, true);
+      o += 4;
+    }
+    if (s.csApproach) {
+      const c = bytes[o]!;
+      fillApproaches(bytes, dv, o + 1, c, approach, ai);
+      o += 1 + c * APPROACH_BYTES;
+      ai += c;
+    } else if (s.tfAttributes) {
+      tfAttributes[a] = dv.getUint32(o, true);
+      o += 4;
+    }
+    approachStart[a + 1] = ai;
   }
+  if (o !== t.end) throw new Error(`nav reader: the filling pass ended at ${o}, the checking pass at ${t.end}`);
 
   return {
     count: n,
@@ -263,51 +501,82 @@ function readAreas(r: BinaryReader, v: number, n: number, layout: NavCustomLayou
     attributes,
     corners,
     connectionStart,
-    connectionTarget: connectionTarget.finish(),
+    connectionTarget,
     hidingSpotStart,
-    hidingSpotId: hidingSpotId.finish(),
-    hidingSpotPosition: hidingSpotPosition.finish(),
-    hidingSpotFlags: hidingSpotFlags.finish(),
+    hidingSpotId,
+    hidingSpotPosition,
+    hidingSpotFlags,
     approachStart,
-    approachHere: approachHere.finish(),
-    approachPrev: approachPrev.finish(),
-    approachPrevHow: approachPrevHow.finish(),
-    approachNext: approachNext.finish(),
-    approachNextHow: approachNextHow.finish(),
+    approachHere: approach.here,
+    approachPrev: approach.prev,
+    approachPrevHow: approach.prevHow,
+    approachNext: approach.next,
+    approachNextHow: approach.nextHow,
     encounterStart,
-    encounterFrom: encounterFrom.finish(),
-    encounterFromDir: encounterFromDir.finish(),
-    encounterTo: encounterTo.finish(),
-    encounterToDir: encounterToDir.finish(),
-    encounterSpotStart: encounterSpotStart.finish(),
-    encounterSpotId: encounterSpotId.finish(),
-    encounterSpotT: encounterSpotT.finish(),
+    encounterFrom,
+    encounterFromDir,
+    encounterTo,
+    encounterToDir,
+    encounterSpotStart,
+    encounterSpotId,
+    encounterSpotT,
     place,
     ladderLinkStart,
-    ladderLinkId: ladderLinkId.finish(),
+    ladderLinkId,
     earliestOccupy,
     lightIntensity,
     visibleStart,
-    visibleId: visibleId.finish(),
-    visibleAttributes: visibleAttributes.finish(),
+    visibleId,
+    visibleAttributes,
     inheritVisibilityFrom,
     tfAttributes,
   };
 }
 
-function readLadders(r: BinaryReader, v: number): NavLadders {
+interface ApproachColumns {
+  here: Uint32Array;
+  prev: Uint32Array;
+  prevHow: Uint8Array;
+  next: Uint32Array;
+  nextHow: Uint8Array;
+}
+
+function fillApproaches(bytes: Uint8Array, dv: DataView, o: number, count: number, c: ApproachColumns, at: number): void {
+  for (let k = 0; k < count; k++, at++, o += APPROACH_BYTES) {
+    c.here[at] = dv.getUint32(o, true);
+    c.prev[at] = dv.getUint32(o + 4, true);
+    c.prevHow[at] = bytes[o + 8]!;
+    c.next[at] = dv.getUint32(o + 9, true);
+    c.nextHow[at] = bytes[o + 13]!;
+  }
+}
+
+/** Copies `count` little-endian words (float bit patterns included) from `o` into `target`. */
+function copyWords(dv: DataView, o: number, target: Uint32Array, at: number, count: number): void {
+  for (let i = 0; i < count; i++, o += 4) target[at + i] = dv.getUint32(o, true);
+}
+
+function readLadders(r: BinaryReader, dv: DataView, v: number, counts: CountLog): NavLadders {
   const at = r.offset;
-  const n = r.checkCount(r.u32('ladders.count'), ladderBytes(v), 'ladders.count', at);
+  const size = ladderBytes(v);
+  // The count check proves every record fits, so the records are copied without checks.
+  const n = r.checkCount(r.u32('ladders.count'), size, 'ladders.count', at);
+  counts?.push({ offset: at, width: 4, field: 'ladders.count' });
+  const hasDangling = navGates.ladderDangling(v);
   const id = new Uint32Array(n);
   const words = new Uint32Array(n * NAV_LADDER_WORDS);
-  const dangling = new Uint8Array(navGates.ladderDangling(v) ? n : 0);
+  const dangling = new Uint8Array(hasDangling ? n : 0);
   const areas = new Uint32Array(n * NAV_LADDER_AREAS);
+  let o = r.offset;
   for (let i = 0; i < n; i++) {
-    id[i] = r.u32(`ladder #${i} id`);
-    r.words32(words, i * NAV_LADDER_WORDS, NAV_LADDER_WORDS, `ladder #${i} geometry`);
-    if (navGates.ladderDangling(v)) dangling[i] = r.u8(`ladder #${i} dangling`);
-    r.words32(areas, i * NAV_LADDER_AREAS, NAV_LADDER_AREAS, `ladder #${i} areas`);
+    id[i] = dv.getUint32(o, true);
+    copyWords(dv, o + 4, words, i * NAV_LADDER_WORDS, NAV_LADDER_WORDS);
+    o += 4 + NAV_LADDER_WORDS * 4;
+    if (hasDangling) dangling[i] = r.bytes[o++]!;
+    copyWords(dv, o, areas, i * NAV_LADDER_AREAS, NAV_LADDER_AREAS);
+    o += NAV_LADDER_AREAS * 4;
   }
+  r.offset = o;
   return { count: n, id, words, dangling, areas };
 }
 

@@ -1,134 +1,218 @@
-import { BinaryWriter } from '../../binary/binary-writer';
-import { NAV_LADDER_AREAS, NAV_LADDER_WORDS, NAV_MAGIC, type NavDocument } from './nav-document';
-import { navGates } from './nav-layout';
+import { NAV_LADDER_AREAS, NAV_LADDER_WORDS, NAV_MAGIC, type NavAreas, type NavDocument } from './nav-document';
+import {
+  APPROACH_BYTES,
+  ENCOUNTER_PATH_BYTES,
+  ENCOUNTER_SPOT_BYTES,
+  HIDING_SPOT_BYTES,
+  ladderBytes,
+  minAreaBytes,
+  navGates,
+  VISIBLE_AREA_BYTES,
+} from './nav-layout';
 
-/** Writes a `.nav` document; the mirror of readNav, field for field. */
+/**
+ * Writes a `.nav` document; the mirror of readNav, field for field. The exact file size is
+ * computed first (from the same list bounds the writing loop uses), so the bytes are
+ * written straight into one buffer of the final size, with no growth and no final copy.
+ */
 export function writeNav(doc: NavDocument): Uint8Array {
   const v = doc.version;
   const A = doc.areas;
-  const w = new BinaryWriter(estimateSize(doc));
-  w.u32(NAV_MAGIC);
-  w.u32(v);
-  if (navGates.subVersion(v)) w.u32(doc.subVersion);
-  if (navGates.bspSize(v)) w.u32(doc.bspSize);
-  if (navGates.isAnalyzed(v)) w.u8(doc.isAnalyzed);
+  const out = new Uint8Array(navFileSize(doc));
+  const dv = new DataView(out.buffer);
+  let o = 0;
+  dv.setUint32(o, NAV_MAGIC, true);
+  dv.setUint32(o + 4, v, true);
+  o += 8;
+  if (navGates.subVersion(v)) {
+    dv.setUint32(o, doc.subVersion, true);
+    o += 4;
+  }
+  if (navGates.bspSize(v)) {
+    dv.setUint32(o, doc.bspSize, true);
+    o += 4;
+  }
+  if (navGates.isAnalyzed(v)) dv.setUint8(o++, doc.isAnalyzed);
   if (navGates.places(v)) {
-    w.u16(doc.places.length);
+    dv.setUint16(o, doc.places.length, true);
+    o += 2;
     for (const p of doc.places) {
-      w.u16(p.length);
-      w.bytes(p);
+      dv.setUint16(o, p.length, true);
+      out.set(p, o + 2);
+      o += 2 + p.length;
     }
   }
-  if (navGates.hasUnnamedAreas(v)) w.u8(doc.hasUnnamedAreas);
+  if (navGates.hasUnnamedAreas(v)) dv.setUint8(o++, doc.hasUnnamedAreas);
 
   const attrBytes = navGates.attributeBytes(v);
   const approachInBase = navGates.approachInBase(v);
-  const writeApproach = (a: number) => {
-    const s = A.approachStart[a]!;
-    const e = A.approachStart[a + 1]!;
-    w.u8(e - s);
-    for (let k = s; k < e; k++) {
-      w.u32(A.approachHere[k]!);
-      w.u32(A.approachPrev[k]!);
-      w.u8(A.approachPrevHow[k]!);
-      w.u32(A.approachNext[k]!);
-      w.u8(A.approachNextHow[k]!);
-    }
-  };
+  const hasEncounters = navGates.encounterPaths(v);
+  const hasPlace = navGates.place(v);
+  const hasLadderLinks = navGates.ladderLinks(v);
+  const hasOccupy = navGates.earliestOccupy(v);
+  const hasLight = navGates.lightIntensity(v);
+  const hasVisibility = navGates.visibility(v);
+  const csApproach = doc.customLayout === 'cs-approach';
+  const tfAttributes = doc.customLayout === 'tf-attributes';
 
-  w.u32(A.count);
+  dv.setUint32(o, A.count, true);
+  o += 4;
   for (let a = 0; a < A.count; a++) {
-    w.u32(A.id[a]!);
-    if (attrBytes === 1) w.u8(A.attributes[a]!);
-    else if (attrBytes === 2) w.u16(A.attributes[a]!);
-    else w.u32(A.attributes[a]!);
-    w.words32(A.corners, a * 8, 8);
+    dv.setUint32(o, A.id[a]!, true);
+    o += 4;
+    if (attrBytes === 1) dv.setUint8(o, A.attributes[a]!);
+    else if (attrBytes === 2) dv.setUint16(o, A.attributes[a]!, true);
+    else dv.setUint32(o, A.attributes[a]!, true);
+    o += attrBytes;
+    o = putWords(dv, o, A.corners, a * 8, 8);
     for (let d = 0; d < 4; d++) {
       const s = A.connectionStart[a * 4 + d]!;
       const e = A.connectionStart[a * 4 + d + 1]!;
-      w.u32(e - s);
-      w.words32(A.connectionTarget, s, e - s);
+      dv.setUint32(o, e - s, true);
+      o = putWords(dv, o + 4, A.connectionTarget, s, e - s);
     }
     {
       const s = A.hidingSpotStart[a]!;
       const e = A.hidingSpotStart[a + 1]!;
-      w.u8(e - s);
+      dv.setUint8(o++, e - s);
       for (let k = s; k < e; k++) {
-        w.u32(A.hidingSpotId[k]!);
-        w.words32(A.hidingSpotPosition, k * 3, 3);
-        w.u8(A.hidingSpotFlags[k]!);
+        dv.setUint32(o, A.hidingSpotId[k]!, true);
+        putWords(dv, o + 4, A.hidingSpotPosition, k * 3, 3);
+        dv.setUint8(o + 16, A.hidingSpotFlags[k]!);
+        o += HIDING_SPOT_BYTES;
       }
     }
-    if (approachInBase) writeApproach(a);
-    if (navGates.encounterPaths(v)) {
+    if (approachInBase) o = putApproaches(dv, o, A, a);
+    if (hasEncounters) {
       const s = A.encounterStart[a]!;
       const e = A.encounterStart[a + 1]!;
-      w.u32(e - s);
+      dv.setUint32(o, e - s, true);
+      o += 4;
       for (let k = s; k < e; k++) {
-        w.u32(A.encounterFrom[k]!);
-        w.u8(A.encounterFromDir[k]!);
-        w.u32(A.encounterTo[k]!);
-        w.u8(A.encounterToDir[k]!);
+        dv.setUint32(o, A.encounterFrom[k]!, true);
+        dv.setUint8(o + 4, A.encounterFromDir[k]!);
+        dv.setUint32(o + 5, A.encounterTo[k]!, true);
+        dv.setUint8(o + 9, A.encounterToDir[k]!);
         const ss = A.encounterSpotStart[k]!;
         const se = A.encounterSpotStart[k + 1]!;
-        w.u8(se - ss);
+        dv.setUint8(o + 10, se - ss);
+        o += ENCOUNTER_PATH_BYTES;
         for (let t = ss; t < se; t++) {
-          w.u32(A.encounterSpotId[t]!);
-          w.u8(A.encounterSpotT[t]!);
+          dv.setUint32(o, A.encounterSpotId[t]!, true);
+          dv.setUint8(o + 4, A.encounterSpotT[t]!);
+          o += ENCOUNTER_SPOT_BYTES;
         }
       }
     }
-    if (navGates.place(v)) w.u16(A.place[a]!);
-    if (navGates.ladderLinks(v)) {
+    if (hasPlace) {
+      dv.setUint16(o, A.place[a]!, true);
+      o += 2;
+    }
+    if (hasLadderLinks) {
       for (let d = 0; d < 2; d++) {
         const s = A.ladderLinkStart[a * 2 + d]!;
         const e = A.ladderLinkStart[a * 2 + d + 1]!;
-        w.u32(e - s);
-        w.words32(A.ladderLinkId, s, e - s);
+        dv.setUint32(o, e - s, true);
+        o = putWords(dv, o + 4, A.ladderLinkId, s, e - s);
       }
     }
-    if (navGates.earliestOccupy(v)) w.words32(A.earliestOccupy, a * 2, 2);
-    if (navGates.lightIntensity(v)) w.words32(A.lightIntensity, a * 4, 4);
-    if (navGates.visibility(v)) {
+    if (hasOccupy) o = putWords(dv, o, A.earliestOccupy, a * 2, 2);
+    if (hasLight) o = putWords(dv, o, A.lightIntensity, a * 4, 4);
+    if (hasVisibility) {
       const s = A.visibleStart[a]!;
       const e = A.visibleStart[a + 1]!;
-      w.u32(e - s);
+      dv.setUint32(o, e - s, true);
+      o += 4;
       for (let k = s; k < e; k++) {
-        w.u32(A.visibleId[k]!);
-        w.u8(A.visibleAttributes[k]!);
+        dv.setUint32(o, A.visibleId[k]!, true);
+        dv.setUint8(o + 4, A.visibleAttributes[k]!);
+        o += VISIBLE_AREA_BYTES;
       }
-      w.u32(A.inheritVisibilityFrom[a]!);
+      dv.setUint32(o, A.inheritVisibilityFrom[a]!, true);
+      o += 4;
     }
-    if (doc.customLayout === 'cs-approach') writeApproach(a);
-    else if (doc.customLayout === 'tf-attributes') w.u32(A.tfAttributes[a]!);
+    if (csApproach) o = putApproaches(dv, o, A, a);
+    else if (tfAttributes) {
+      dv.setUint32(o, A.tfAttributes[a]!, true);
+      o += 4;
+    }
   }
 
   if (navGates.ladders(v)) {
     const L = doc.ladders;
-    w.u32(L.count);
+    const hasDangling = navGates.ladderDangling(v);
+    dv.setUint32(o, L.count, true);
+    o += 4;
     for (let i = 0; i < L.count; i++) {
-      w.u32(L.id[i]!);
-      w.words32(L.words, i * NAV_LADDER_WORDS, NAV_LADDER_WORDS);
-      if (navGates.ladderDangling(v)) w.u8(L.dangling[i]!);
-      w.words32(L.areas, i * NAV_LADDER_AREAS, NAV_LADDER_AREAS);
+      dv.setUint32(o, L.id[i]!, true);
+      o = putWords(dv, o + 4, L.words, i * NAV_LADDER_WORDS, NAV_LADDER_WORDS);
+      if (hasDangling) dv.setUint8(o++, L.dangling[i]!);
+      o = putWords(dv, o, L.areas, i * NAV_LADDER_AREAS, NAV_LADDER_AREAS);
     }
   }
-  w.bytes(doc.trailing);
-  return w.finish();
+  out.set(doc.trailing, o);
+  o += doc.trailing.length;
+  if (o !== out.length) throw new Error(`nav writer: wrote ${o} bytes of the ${out.length} computed`);
+  return out;
 }
 
-function estimateSize(doc: NavDocument): number {
+/** Writes `count` words (bit patterns) of `source` from `from`; returns the offset after them. */
+function putWords(dv: DataView, o: number, source: Uint32Array, from: number, count: number): number {
+  for (let i = 0; i < count; i++, o += 4) dv.setUint32(o, source[from + i]!, true);
+  return o;
+}
+
+function putApproaches(dv: DataView, o: number, A: NavAreas, a: number): number {
+  const s = A.approachStart[a]!;
+  const e = A.approachStart[a + 1]!;
+  dv.setUint8(o++, e - s);
+  for (let k = s; k < e; k++, o += APPROACH_BYTES) {
+    dv.setUint32(o, A.approachHere[k]!, true);
+    dv.setUint32(o + 4, A.approachPrev[k]!, true);
+    dv.setUint8(o + 8, A.approachPrevHow[k]!);
+    dv.setUint32(o + 9, A.approachNext[k]!, true);
+    dv.setUint8(o + 13, A.approachNextHow[k]!);
+  }
+  return o;
+}
+
+/**
+ * Items in [s, e) of a list, as the writing loop walks them: none when e ≤ s, or when a
+ * bound is missing (a document whose count exceeds its columns; NaN > 0 is false).
+ */
+function span(starts: Uint32Array, i: number): number {
+  const n = starts[i + 1]! - starts[i]!;
+  return n > 0 ? n : 0;
+}
+
+/** The exact size writeNav produces for `doc`. */
+export function navFileSize(doc: NavDocument): number {
+  const v = doc.version;
   const A = doc.areas;
-  return (
-    64 +
-    A.count * 80 +
-    A.connectionTarget.length * 4 +
-    A.hidingSpotId.length * 17 +
-    A.approachHere.length * 14 +
-    A.encounterFrom.length * 11 +
-    A.encounterSpotId.length * 5 +
-    A.visibleId.length * 5 +
-    doc.ladders.count * 61 +
-    doc.trailing.length
-  );
+  let size = 8;
+  if (navGates.subVersion(v)) size += 4;
+  if (navGates.bspSize(v)) size += 4;
+  if (navGates.isAnalyzed(v)) size += 1;
+  if (navGates.places(v)) {
+    size += 2;
+    for (const p of doc.places) size += 2 + p.length;
+  }
+  if (navGates.hasUnnamedAreas(v)) size += 1;
+  size += 4 + A.count * minAreaBytes(v, doc.customLayout);
+  // Before v15 the list is in the base area; the CS layout adds it as custom data.
+  const approachLists = (navGates.approachInBase(v) ? 1 : 0) + (doc.customLayout === 'cs-approach' ? 1 : 0);
+  for (let a = 0; a < A.count; a++) {
+    for (let d = 0; d < 4; d++) size += 4 * span(A.connectionStart, a * 4 + d);
+    size += HIDING_SPOT_BYTES * span(A.hidingSpotStart, a);
+    size += approachLists * APPROACH_BYTES * span(A.approachStart, a);
+    if (navGates.encounterPaths(v)) {
+      for (let k = A.encounterStart[a]!; k < A.encounterStart[a + 1]!; k++) {
+        size += ENCOUNTER_PATH_BYTES + ENCOUNTER_SPOT_BYTES * span(A.encounterSpotStart, k);
+      }
+    }
+    if (navGates.ladderLinks(v)) for (let d = 0; d < 2; d++) size += 4 * span(A.ladderLinkStart, a * 2 + d);
+    if (navGates.visibility(v)) size += VISIBLE_AREA_BYTES * span(A.visibleStart, a);
+  }
+  if (navGates.ladders(v)) size += 4 + doc.ladders.count * ladderBytes(v);
+  return size + doc.trailing.length;
 }

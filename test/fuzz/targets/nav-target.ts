@@ -1,0 +1,47 @@
+import { statSync } from 'node:fs';
+import { NAV_FORMAT, readNav } from '../../../shared/formats/source/nav-reader';
+import { validateNav } from '../../../shared/formats/source/nav-validate';
+import { writeNav } from '../../../shared/formats/source/nav-writer';
+import type { NavDocument } from '../../../shared/formats/source/nav-document';
+import { fixtureName, listFixtures, readFixture } from '../../support/fixtures';
+import type { CountField, FuzzTarget } from '../fuzz-target';
+
+/**
+ * Source `.nav`: readNav on the mutated bytes. An accepted input must be written back
+ * byte for byte (the reader keeps everything, trailing bytes included), which also proves
+ * the written bytes read again; and validateNav must run on the document without throwing.
+ */
+export const navTarget: FuzzTarget<NavDocument> = {
+  name: 'nav',
+  description: 'Source .nav reader (readNav), with writeNav round trip and validateNav on accepted inputs',
+  format: NAV_FORMAT,
+  loadCorpus({ maxSize, all }) {
+    return listFixtures('source', ['.nav'])
+      .filter((file) => all || statSync(file).size <= maxSize)
+      .map((file) => ({ name: fixtureName(file), bytes: readFixture(file) }));
+  },
+  countFields(bytes) {
+    const fields: CountField[] = [];
+    readNav(bytes, { onCount: (offset, byteWidth, kind) => fields.push({ offset, byteWidth, kind }) });
+    return fields;
+  },
+  parse: (bytes) => readNav(bytes),
+  check(doc, bytes) {
+    const written = writeNav(doc);
+    const at = firstDifference(written, bytes);
+    if (at !== -1) {
+      throw new Error(`writeNav(readNav(input)) differs from the input at byte ${at} (${written.length} vs ${bytes.length} bytes)`);
+    }
+    // The written bytes equal the accepted input, so reading them again (readNav is a pure
+    // function of its bytes) is already known to succeed with the same document.
+    validateNav(doc);
+  },
+};
+
+function firstDifference(a: Uint8Array, b: Uint8Array): number {
+  // memcmp first; the byte loop only runs to locate a difference.
+  if (Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b)) return -1;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return i;
+  return a.length === b.length ? -1 : n;
+}

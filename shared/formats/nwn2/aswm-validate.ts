@@ -14,7 +14,7 @@ import {
 } from './aswm-document';
 import { deriveTriangle, signedArea2 } from './aswm-geometry';
 import { hex } from './aswm-layout';
-import type { FindingSink } from './finding-sink';
+import type { FindingSink } from '../../validation/finding-sink';
 
 const tri = (id: number) => ({ kind: 'triangle' as const, id });
 const edge = (id: number) => ({ kind: 'edge' as const, id });

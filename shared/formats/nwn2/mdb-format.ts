@@ -3,7 +3,7 @@ import { createWalkmesh, NO_OWNER } from '../../model/walkmesh';
 import type { FileSummary, FormatHandler } from '../format-handler';
 import { KNOWN_TRIANGLE_FLAGS, TriangleFlag } from './aswm-document';
 import { hex } from './aswm-layout';
-import { FindingSink } from './finding-sink';
+import { FindingSink } from '../../validation/finding-sink';
 import { CURTAIN_Z, MDB_FORMAT, type MdbDocument } from './mdb-document';
 import { readMdb, writeWalk } from './mdb-reader';
 import { NWN2_MAGIC, writeNwn2Container } from './nwn2-container';

@@ -1,7 +1,7 @@
 import type { Finding } from '../../validation/finding';
 import { floatOfBits } from './aswm-document';
 import { validateAswm } from './aswm-validate';
-import { FindingSink } from './finding-sink';
+import { FindingSink } from '../../validation/finding-sink';
 import { TRX_VERSION_MAJOR, TRX_VERSION_MINOR, type TrxDocument } from './trx-document';
 
 /**

@@ -98,7 +98,7 @@ export interface NavDocument {
   /** Raw byte (v ≥ 14); kept as stored rather than as a boolean. */
   isAnalyzed: number;
   /** Place names as stored, each including its terminating NUL. */
-  places: Uint8Array[];
+  places: NavPlaces;
   /** Raw byte (v ≥ 12). */
   hasUnnamedAreas: number;
   customLayout: NavCustomLayout;
@@ -111,17 +111,44 @@ export interface NavDocument {
   trailing: Uint8Array;
 }
 
+/**
+ * The place directory as one byte column: a file may declare tens of thousands of (empty)
+ * names, and an object per name would cost a hundred times the bytes it was read from.
+ */
+export interface NavPlaces {
+  count: number;
+  /** Every name's stored bytes back to back. */
+  data: Uint8Array;
+  /** Name i is `data[start[i] .. start[i + 1])`; length count + 1. */
+  start: Uint32Array;
+}
+
+/** The stored bytes of place `i` (0-based; areas name places 1-based). */
+export function placeBytes(places: NavPlaces, i: number): Uint8Array {
+  return places.data.subarray(places.start[i], places.start[i + 1]);
+}
+
+export function placesFromList(names: readonly Uint8Array[]): NavPlaces {
+  const start = new Uint32Array(names.length + 1);
+  names.forEach((n, i) => (start[i + 1] = start[i]! + n.length));
+  const data = new Uint8Array(start[names.length]!);
+  names.forEach((n, i) => data.set(n, start[i]));
+  return { count: names.length, data, start };
+}
+
+export function placeList(places: NavPlaces): Uint8Array[] {
+  return Array.from({ length: places.count }, (_, i) => placeBytes(places, i));
+}
+
 /** Float view over a column of float bit patterns. */
 export function floatView(words: Uint32Array): Float32Array {
   return new Float32Array(words.buffer, words.byteOffset, words.length);
 }
 
 /** Decodes a stored place name (bytes up to the first NUL, as Latin-1). */
-export function placeName(raw: Uint8Array): string {
-  let end = raw.indexOf(0);
-  if (end < 0) end = raw.length;
+export function placeName(raw: Uint8Array, from = 0, to = raw.length): string {
   let s = '';
-  for (let i = 0; i < end; i++) s += String.fromCharCode(raw[i]!);
+  for (let i = from; i < to && raw[i] !== 0; i++) s += String.fromCharCode(raw[i]!);
   return s;
 }
 

@@ -1,5 +1,5 @@
 import type { FormatHandler } from '../format-handler';
-import { hasSubVersion, NAV_MAGIC, placeName, type NavDocument } from './nav-document';
+import { hasSubVersion, NAV_MAGIC, placeList, placeName, type NavDocument } from './nav-document';
 import { navGameLabel } from './nav-layout';
 import { readNav } from './nav-reader';
 import { validateNav } from './nav-validate';
@@ -23,7 +23,7 @@ export const navFormat: FormatHandler<NavDocument> = {
       counts: {
         areas: A.count,
         ladders: doc.ladders.count,
-        places: doc.places.length,
+        places: doc.places.count,
         connections: A.connectionTarget.length,
         hidingSpots: A.hidingSpotId.length,
         approachEntries: A.approachHere.length,
@@ -37,7 +37,7 @@ export const navFormat: FormatHandler<NavDocument> = {
         hasUnnamedAreas: doc.version >= 12 ? doc.hasUnnamedAreas !== 0 : 'not stored before version 12',
         bspSize: doc.bspSize,
         trailingBytes: doc.trailing.length,
-        places: doc.places.map(placeName).join(', '),
+        places: placeList(doc.places).map((p) => placeName(p)).join(', '),
       },
     };
   },

@@ -2,7 +2,7 @@ import { NO_OWNER, type Walkmesh } from '../../model/walkmesh';
 import { ModelMappingError } from '../../model/model-mapping-error';
 import { emptyLadders } from './nav-reader';
 import { packAreas, unpackAreas, type NavAreaRecord } from './nav-area-records';
-import { NavCorner as C, type NavDocument } from './nav-document';
+import { NavCorner as C, placesFromList, type NavDocument } from './nav-document';
 import { navGates } from './nav-layout';
 
 /**
@@ -70,7 +70,7 @@ export function navFromWalkmesh(mesh: Walkmesh, base: NavDocument | undefined): 
     subVersion: base?.subVersion ?? 0,
     bspSize: base?.bspSize ?? 0,
     isAnalyzed: base?.isAnalyzed ?? 0,
-    places: base ? base.places.map((p) => p.slice()) : [],
+    places: base ? { count: base.places.count, data: base.places.data.slice(), start: base.places.start.slice() } : placesFromList([]),
     hasUnnamedAreas: base ? base.hasUnnamedAreas : records.some((r) => r.place === 0) ? 1 : 0,
     customLayout: base?.customLayout ?? 'none',
     areas: packAreas(records, present),

@@ -10,6 +10,7 @@ import {
   type NavCustomLayout,
   type NavDocument,
   type NavLadders,
+  type NavPlaces,
 } from './nav-document';
 import {
   APPROACH_BYTES,
@@ -40,7 +41,7 @@ interface NavHeader {
   subVersion: number;
   bspSize: number;
   isAnalyzed: number;
-  places: Uint8Array[];
+  places: NavPlaces;
   hasUnnamedAreas: number;
   areaCountOffset: number;
 }
@@ -126,21 +127,39 @@ function readHeader(r: BinaryReader, counts: CountLog): NavHeader {
   const subVersion = navGates.subVersion(version) ? r.u32('subVersion') : 0;
   const bspSize = navGates.bspSize(version) ? r.u32('bspSize') : 0;
   const isAnalyzed = navGates.isAnalyzed(version) ? r.u8('isAnalyzed') : 0;
-  const places: Uint8Array[] = [];
-  if (navGates.places(version)) {
-    const countOffset = r.offset;
-    const count = r.checkCount(r.u16('places.count'), 2, 'places.count', countOffset);
-    counts?.push({ offset: countOffset, width: 2, field: 'places.count' });
-    for (let i = 0; i < count; i++) {
-      const lenOffset = r.offset;
-      const len = r.u16(`places[${i}].length`);
-      r.checkCount(len, 1, `places[${i}].length`, lenOffset);
-      counts?.push({ offset: lenOffset, width: 2, field: 'places[].length' });
-      places.push(r.bytesCopy(len, `places[${i}].name`));
-    }
-  }
+  let places: NavPlaces = { count: 0, data: new Uint8Array(0), start: new Uint32Array(1) };
+  if (navGates.places(version)) places = readPlaces(r, counts);
   const hasUnnamedAreas = navGates.hasUnnamedAreas(version) ? r.u8('hasUnnamedAreas') : 0;
   return { version, subVersion, bspSize, isAnalyzed, places, hasUnnamedAreas, areaCountOffset: r.offset };
+}
+
+/** The place directory: checked in full before the one copy of its names is made. */
+function readPlaces(r: BinaryReader, counts: CountLog): NavPlaces {
+  const countOffset = r.offset;
+  const count = r.checkCount(r.u16('places.count'), 2, 'places.count', countOffset);
+  counts?.push({ offset: countOffset, width: 2, field: 'places.count' });
+  const start = new Uint32Array(count + 1);
+  const first = r.offset;
+  for (let i = 0; i < count; i++) {
+    const lenOffset = r.offset;
+    const len = r.u16('places[].length');
+    if (len > r.remaining) r.checkCount(len, 1, `places[${i}].length`, lenOffset);
+    counts?.push({ offset: lenOffset, width: 2, field: 'places[].length' });
+    r.skip(len, 'places[].name');
+    start[i + 1] = start[i]! + len;
+  }
+  // Byte by byte rather than set(subarray()): a view object per name would cost ~100 bytes
+  // of heap for as little as 2 bytes of file when a file declares thousands of places.
+  const data = new Uint8Array(start[count]!);
+  const src = r.bytes;
+  let o = first;
+  for (let i = 0; i < count; i++) {
+    const to = start[i]!;
+    const len = start[i + 1]! - to;
+    for (let k = 0; k < len; k++) data[to + k] = src[o + 2 + k]!;
+    o += 2 + len;
+  }
+  return { count, data, start };
 }
 
 /** Reads the areas, ladders and trailing bytes with one custom-data layout. */

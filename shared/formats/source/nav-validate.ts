@@ -1,4 +1,5 @@
 import { error, warning, type Finding } from '../../validation/finding';
+import { FindingSink } from '../../validation/finding-sink';
 import { floatView, NAV_DIRECTIONS, NAV_LADDER_AREAS, NAV_LADDER_DIRECTIONS, NAV_LADDER_WORDS, NavCorner as C, placeName, type NavDocument } from './nav-document';
 import { navGates } from './nav-layout';
 
@@ -24,7 +25,7 @@ const hex = (v: number) => `0x${(v >>> 0).toString(16).toUpperCase()}`;
  * reports as corrupt is an error; what it tolerates (self-links, runtime bits) is a warning.
  */
 export function validateNav(doc: NavDocument): Finding[] {
-  const out: Finding[] = [];
+  const out = new FindingSink();
   const A = doc.areas;
   const n = A.count;
   const area = (a: number) => ({ kind: 'area' as const, id: A.id[a]! });
@@ -168,32 +169,35 @@ export function validateNav(doc: NavDocument): Finding[] {
   if (navGates.isAnalyzed(doc.version) && doc.isAnalyzed === 0 && n > 0) {
     out.push(warning('nav.not-analyzed', 'the mesh is not analyzed; the engine logs "The nav mesh needs a full nav_analyze"'));
   }
-  return out;
+  return out.finish();
 }
 
 const LADDER_AREA_NAMES = ['top forward', 'top left', 'top right', 'top behind', 'bottom'];
 
-function validatePlaces(doc: NavDocument, out: Finding[]): void {
+function validatePlaces(doc: NavDocument, out: FindingSink): void {
   const A = doc.areas;
+  const P = doc.places;
   const seen = new Map<string, number>();
-  doc.places.forEach((raw, i) => {
+  for (let i = 0; i < P.count; i++) {
+    const s = P.start[i]!;
+    const e = P.start[i + 1]!;
     const subject = { kind: 'place' as const, id: i + 1 };
-    const name = placeName(raw);
-    if (raw.length === 0 || raw[raw.length - 1] !== 0) out.push(warning('nav.place.unterminated', `place ${i + 1} ("${name}") is not NUL-terminated`, subject));
-    if (raw.length > PLACE_NAME_BUFFER) out.push(error('nav.place.too-long', `place ${i + 1} is ${raw.length} bytes; the engine's buffer holds ${PLACE_NAME_BUFFER}`, subject));
+    const name = placeName(P.data, s, e);
+    if (e === s || P.data[e - 1] !== 0) out.push(warning('nav.place.unterminated', `place ${i + 1} ("${name}") is not NUL-terminated`, subject));
+    if (e - s > PLACE_NAME_BUFFER) out.push(error('nav.place.too-long', `place ${i + 1} is ${e - s} bytes; the engine's buffer holds ${PLACE_NAME_BUFFER}`, subject));
     const dup = seen.get(name);
     if (dup !== undefined) out.push(warning('nav.place.duplicate', `place ${i + 1} ("${name}") repeats place ${dup}`, subject));
     else seen.set(name, i + 1);
-  });
+  }
   for (let a = 0; a < A.count; a++) {
     const p = A.place[a]!;
-    if (p > doc.places.length) {
-      out.push(error('nav.area.place-out-of-range', `area ${A.id[a]}: place index ${p} but the file names ${doc.places.length} place(s)`, { kind: 'area', id: A.id[a]! }));
+    if (p > doc.places.count) {
+      out.push(error('nav.area.place-out-of-range', `area ${A.id[a]}: place index ${p} but the file names ${doc.places.count} place(s)`, { kind: 'area', id: A.id[a]! }));
     }
   }
 }
 
-function validateAttributes(doc: NavDocument, out: Finding[]): void {
+function validateAttributes(doc: NavDocument, out: FindingSink): void {
   const A = doc.areas;
   const v = doc.version;
   const known = v === 5 ? GOLDSRC_ATTRIBUTES : v < 13 ? 0xffffffff : KNOWN_ATTRIBUTES_V13 | RUNTIME_ATTRIBUTES;

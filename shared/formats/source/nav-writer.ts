@@ -1,4 +1,5 @@
-import { NAV_LADDER_AREAS, NAV_LADDER_WORDS, NAV_MAGIC, type NavAreas, type NavDocument } from './nav-document';
+import { ModelMappingError } from '../../model/model-mapping-error';
+import { NAV_LADDER_AREAS, NAV_LADDER_WORDS, NAV_MAGIC, placeBytes, type NavAreas, type NavDocument } from './nav-document';
 import {
   APPROACH_BYTES,
   ENCOUNTER_PATH_BYTES,
@@ -34,12 +35,14 @@ export function writeNav(doc: NavDocument): Uint8Array {
   }
   if (navGates.isAnalyzed(v)) dv.setUint8(o++, doc.isAnalyzed);
   if (navGates.places(v)) {
-    dv.setUint16(o, doc.places.length, true);
+    const P = doc.places;
+    dv.setUint16(o, P.count, true);
     o += 2;
-    for (const p of doc.places) {
-      dv.setUint16(o, p.length, true);
-      out.set(p, o + 2);
-      o += 2 + p.length;
+    for (let i = 0; i < P.count; i++) {
+      const name = placeBytes(P, i);
+      dv.setUint16(o, name.length, true);
+      out.set(name, o + 2);
+      o += 2 + name.length;
     }
   }
   if (navGates.hasUnnamedAreas(v)) dv.setUint8(o++, doc.hasUnnamedAreas);
@@ -185,7 +188,16 @@ function span(starts: Uint32Array, i: number): number {
   return n > 0 ? n : 0;
 }
 
-/** The exact size writeNav produces for `doc`. */
+/**
+ * Lists the format counts in a byte hold at most 255 items. The engine truncates on save,
+ * silently losing data; Walkbench refuses instead, naming the area.
+ */
+function checkU8List(A: NavAreas, a: number, what: string, n: number): number {
+  if (n > 255) throw new ModelMappingError(`area ${A.id[a]}: ${n} ${what}; a .nav area holds at most 255`);
+  return n;
+}
+
+/** The exact size writeNav produces for `doc`; refuses lists the format cannot hold. */
 export function navFileSize(doc: NavDocument): number {
   const v = doc.version;
   const A = doc.areas;
@@ -194,20 +206,20 @@ export function navFileSize(doc: NavDocument): number {
   if (navGates.bspSize(v)) size += 4;
   if (navGates.isAnalyzed(v)) size += 1;
   if (navGates.places(v)) {
-    size += 2;
-    for (const p of doc.places) size += 2 + p.length;
+    size += 2 + 2 * doc.places.count + doc.places.data.length;
   }
   if (navGates.hasUnnamedAreas(v)) size += 1;
   size += 4 + A.count * minAreaBytes(v, doc.customLayout);
   // Before v15 the list is in the base area; the CS layout adds it as custom data.
   const approachLists = (navGates.approachInBase(v) ? 1 : 0) + (doc.customLayout === 'cs-approach' ? 1 : 0);
+  if (doc.places.count > 0xffff) throw new ModelMappingError(`${doc.places.count} places; a .nav file names at most 65,535`);
   for (let a = 0; a < A.count; a++) {
     for (let d = 0; d < 4; d++) size += 4 * span(A.connectionStart, a * 4 + d);
-    size += HIDING_SPOT_BYTES * span(A.hidingSpotStart, a);
-    size += approachLists * APPROACH_BYTES * span(A.approachStart, a);
+    size += HIDING_SPOT_BYTES * checkU8List(A, a, 'hiding spots', span(A.hidingSpotStart, a));
+    size += approachLists * APPROACH_BYTES * checkU8List(A, a, 'approach entries', span(A.approachStart, a));
     if (navGates.encounterPaths(v)) {
       for (let k = A.encounterStart[a]!; k < A.encounterStart[a + 1]!; k++) {
-        size += ENCOUNTER_PATH_BYTES + ENCOUNTER_SPOT_BYTES * span(A.encounterSpotStart, k);
+        size += ENCOUNTER_PATH_BYTES + ENCOUNTER_SPOT_BYTES * checkU8List(A, a, 'spots on one encounter path', span(A.encounterSpotStart, k));
       }
     }
     if (navGates.ladderLinks(v)) for (let d = 0; d < 2; d++) size += 4 * span(A.ladderLinkStart, a * 2 + d);

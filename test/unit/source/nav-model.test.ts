@@ -130,3 +130,19 @@ describe('Source .nav in the common walkmesh model', () => {
     expect(() => navFromWalkmesh(mesh, doc)).toThrow(new RegExp(`area ${doc.areas.id[0]}:`));
   });
 });
+
+describe('.nav limits the format cannot hold', () => {
+  it('refuses an area with more than 255 hiding spots instead of wrapping the count byte', async () => {
+    const { unpackAreas: unpack, packAreas } = await import('../../../shared/formats/source/nav-area-records');
+    const doc = load('source/tf2/itemtest.nav');
+    const records = unpack(doc.areas);
+    records[4]!.hidingSpots = Array.from({ length: 256 }, (_, i) => ({ id: 90_000 + i, position: new Uint32Array(3), flags: 1 }));
+    const big = { ...doc, areas: packAreas(records, { earliestOccupy: true, lightIntensity: true, visibility: true, tfAttributes: true }) };
+    expect(() => writeNav(big)).toThrow(ModelMappingError);
+    expect(() => writeNav(big)).toThrow(`area ${records[4]!.id}: 256 hiding spots`);
+    records[4]!.hidingSpots.length = 255;
+    const before = doc.areas.hidingSpotStart[5]! - doc.areas.hidingSpotStart[4]!;
+    const fits = readNav(writeNav({ ...doc, areas: packAreas(records, { earliestOccupy: true, lightIntensity: true, visibility: true, tfAttributes: true }) }));
+    expect(fits.areas.hidingSpotId.length).toBe(doc.areas.hidingSpotId.length - before + 255);
+  });
+});

@@ -57,7 +57,7 @@ describe('Source .nav validation', () => {
   it('reports a place index beyond the place directory', () => {
     const base = load('source/css/cs_havana.nav');
     const doc = edit(base, (areas) => {
-      areas[0]!.place = base.places.length + 1;
+      areas[0]!.place = base.places.count + 1;
     });
     expect(codes(doc, 'error')).toContain('nav.area.place-out-of-range');
   });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { packAreas, type NavAreaRecord } from '../../../shared/formats/source/nav-area-records';
-import { NAV_LADDER_AREAS, NAV_LADDER_WORDS, type NavCustomLayout, type NavDocument } from '../../../shared/formats/source/nav-document';
+import { NAV_LADDER_AREAS, NAV_LADDER_WORDS, placesFromList, type NavCustomLayout, type NavDocument } from '../../../shared/formats/source/nav-document';
 import { customLayoutCandidates, ladderBytes, navGates } from '../../../shared/formats/source/nav-layout';
 import { readNav } from '../../../shared/formats/source/nav-reader';
 import { writeNav } from '../../../shared/formats/source/nav-writer';
@@ -58,7 +58,7 @@ function navDocument(version: number): fc.Arbitrary<NavDocument> {
       subVersion: sub,
       bspSize: g.bspSize,
       isAnalyzed: g.isAnalyzed,
-      places: g.places,
+      places: placesFromList(g.places),
       hasUnnamedAreas: g.hasUnnamedAreas,
       customLayout: layout,
       areas: packAreas(g.areas, {
@@ -104,7 +104,7 @@ describe('.nav versions 5 to 16', () => {
 
   it('refuses versions outside 5 to 16 and unknown sub-versions with the field and offset', () => {
     const v16 = writeNav({
-      version: 16, subVersion: 0, bspSize: 0, isAnalyzed: 1, places: [], hasUnnamedAreas: 0, customLayout: 'none',
+      version: 16, subVersion: 0, bspSize: 0, isAnalyzed: 1, places: placesFromList([]), hasUnnamedAreas: 0, customLayout: 'none',
       areas: packAreas([], { earliestOccupy: true, lightIntensity: true, visibility: true, tfAttributes: false }),
       ladders: { count: 0, id: new Uint32Array(0), words: new Uint32Array(0), dangling: new Uint8Array(0), areas: new Uint32Array(0) },
       trailing: new Uint8Array(0),

@@ -1,4 +1,4 @@
-import type { Finding, FindingSeverity, FindingSubject } from '../../validation/finding';
+import type { Finding, FindingSeverity, FindingSubject } from './finding';
 
 /**
  * Collects findings with a cap per code, so a file broken everywhere (say every triangle
@@ -22,13 +22,22 @@ export class FindingSink {
   }
 
   report(severity: FindingSeverity, code: string, subject: FindingSubject | undefined, message: () => string): void {
-    const n = (this.counts.get(code) ?? 0) + 1;
-    this.counts.set(code, n);
-    this.severities.set(code, severity);
-    if (n > this.cap) return;
+    if (!this.admit(severity, code)) return;
     const f: Finding = { severity, code, message: message() };
     if (subject) f.subject = subject;
     this.findings.push(f);
+  }
+
+  /** Adds a finding already built (dropped, but counted, past the cap). */
+  push(finding: Finding): void {
+    if (this.admit(finding.severity, finding.code)) this.findings.push(finding);
+  }
+
+  private admit(severity: FindingSeverity, code: string): boolean {
+    const n = (this.counts.get(code) ?? 0) + 1;
+    this.counts.set(code, n);
+    this.severities.set(code, severity);
+    return n <= this.cap;
   }
 
   finish(): Finding[] {

@@ -1,5 +1,6 @@
 import { formatHandlers } from '../../shared/formats/format-registry';
 import { ExitCode, processIo, UsageError, type CliIo } from './cli-io';
+import { bakeCommand, bakeUsage } from './commands/bake-command';
 import { convertCommand, convertUsage } from './commands/convert-command';
 import { infoCommand, infoUsage } from './commands/info-command';
 import { roundtripCommand, roundtripUsage } from './commands/roundtrip-command';
@@ -15,6 +16,7 @@ const commands: Record<string, { run: Command; usage: string }> = {
   validate: { run: validateCommand, usage: validateUsage },
   roundtrip: { run: roundtripCommand, usage: roundtripUsage },
   convert: { run: convertCommand, usage: convertUsage },
+  bake: { run: bakeCommand, usage: bakeUsage },
   serve: { run: (argv, io) => serveCommand([...argv], io), usage: serveUsage },
 };
 

@@ -1,5 +1,6 @@
 import type { BenchSuite } from './bench-suite';
 import { navBench } from './nav-bench';
+import { nwn2Bench } from './nwn2-bench';
 
 /** Every suite `npm run bench` runs, in table order. */
-export const benchSuites: readonly BenchSuite<unknown>[] = [navBench];
+export const benchSuites: readonly BenchSuite<unknown>[] = [navBench, nwn2Bench];

@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import type { BenchGroup, BenchSuite } from './bench-suite';
 import { benchSuites } from './bench-suites';
+import { runNwn2BakeBench } from './nwn2-bake-bench';
 import { bufferBytes, collectGarbage, heapAndBuffers, peakRss, timePasses } from './measure';
 import { renderTable, type Column } from './text-table';
 
@@ -155,3 +156,8 @@ process.stdout.write(
     'GC forced (parse garbage included; the largest group for totals).\n',
 );
 process.stdout.write(`process peak RSS: ${(peakRss() / MB).toFixed(0)} MB\n`);
+
+if (opts.suite === undefined || 'nwn2 bake'.includes(opts.suite)) {
+  process.stdout.write('\n');
+  runNwn2BakeBench({ runs, warmup: warmups });
+}

@@ -1,0 +1,124 @@
+import { compareBakes, type BakeComparison } from '../../../shared/bakers/nwn2/bake-compare';
+import { rebakeTrx, type BakeCounts, type BakeTimings } from '../../../shared/bakers/nwn2/trx-rebake';
+import { loadDocument } from '../../../shared/formats/inspect-file';
+import { aswmPacketOf, TRX_FORMAT, type TrxDocument } from '../../../shared/formats/nwn2/trx-document';
+import { writeTrx } from '../../../shared/formats/nwn2/trx-writer';
+import { ModelMappingError } from '../../../shared/model/model-mapping-error';
+import { readBytes, writeFileAtomic } from '../../services/file-access';
+import { nodeFormatEnvironment as env } from '../../services/node-format-environment';
+import { ExitCode, parseArgs, UsageError, type CliIo } from '../cli-io';
+import { expectedErrorMessage } from '../expected-errors';
+
+export const bakeUsage =
+  'walkbench bake AREA.trx -o OUT.trx [--compare REF.trx] [--no-line-of-sight] [--json]   re-bake edges, path tables and islands from the mesh; --compare reports agreement with REF';
+
+interface BakeReport {
+  document: TrxDocument;
+  counts: BakeCounts;
+  timings: BakeTimings & { read: number; write: number; compare?: number };
+  comparison?: BakeComparison;
+}
+
+/**
+ * `walkbench bake`: reads a TRN/TRX, re-bakes its walkmesh (shared/bakers/nwn2), writes
+ * the result and, with --compare, reports how far the new tables agree with a reference
+ * bake of the same mesh (usually the input itself: the toolset's own tables).
+ */
+export async function bakeCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const args = parseArgs(
+    argv.map((a) => (a === '-o' ? '--output' : a)),
+    ['output', 'compare'],
+    ['json', 'no-line-of-sight'],
+  );
+  if (args.positional.length !== 1) throw new UsageError('bake needs exactly one AREA file (a .trx or .trn)');
+  const input = args.positional[0]!;
+  const output = args.flags.get('output');
+  if (typeof output !== 'string') throw new UsageError('bake needs -o OUT.trx, the file to write');
+  const compareWith = args.flags.get('compare');
+  const json = args.flags.has('json');
+  const lineOfSight = !args.flags.has('no-line-of-sight');
+  try {
+    const report = await bake(input, output, typeof compareWith === 'string' ? compareWith : undefined, lineOfSight);
+    const entry = {
+      file: input,
+      format: TRX_FORMAT,
+      ok: true,
+      output,
+      ...(report.comparison ? { compare: compareWith, agreement: report.comparison.agreement, reference: report.comparison.reference } : {}),
+      counts: report.comparison ? { ...report.counts, comparison: report.comparison.counts } : report.counts,
+      timings: roundTimings(report.timings),
+    };
+    if (json) io.out(`${JSON.stringify([entry], null, 2)}\n`);
+    else io.out(describe(input, output, report, typeof compareWith === 'string' ? compareWith : ''));
+    return ExitCode.ok;
+  } catch (e) {
+    const message = expectedErrorMessage(e, input);
+    if (message === undefined) throw e;
+    io.err(`walkbench: ${message}\n`);
+    if (json) io.out(`${JSON.stringify([{ file: input, format: null, ok: false, output, error: message }], null, 2)}\n`);
+    return ExitCode.failed;
+  }
+}
+
+async function bake(input: string, output: string, compareWith: string | undefined, lineOfSight: boolean): Promise<BakeReport> {
+  const t0 = performance.now();
+  const document = loadTrx(input, await readBytes(input));
+  const t1 = performance.now();
+  const baked = rebakeTrx(document, { lineOfSight });
+  const t2 = performance.now();
+  await writeFileAtomic(output, writeTrx(baked.document, env));
+  const t3 = performance.now();
+  const timings: BakeReport['timings'] = { read: t1 - t0, ...baked.timings, write: t3 - t2 };
+  let comparison: BakeComparison | undefined;
+  if (compareWith !== undefined) {
+    const reference = compareWith === input ? document : loadTrx(compareWith, await readBytes(compareWith));
+    const t4 = performance.now();
+    comparison = compareBakes(baked.aswm, aswmOf(reference, compareWith));
+    timings.compare = performance.now() - t4;
+  }
+  return { document: baked.document, counts: baked.counts, timings, comparison };
+}
+
+/** Reads a TRN/TRX; any other format is refused in one line. */
+function loadTrx(file: string, bytes: Uint8Array): TrxDocument {
+  const { handler, document } = loadDocument(file, bytes, env);
+  if (handler.id !== TRX_FORMAT) throw new ModelMappingError(`this is a ${handler.label} file; bake reads NWN2 .trx and .trn files`);
+  return document as TrxDocument;
+}
+
+function aswmOf(doc: TrxDocument, file: string) {
+  const p = aswmPacketOf(doc);
+  if (!p) throw new ModelMappingError(`${file} has no ASWM walkmesh packet to compare with`);
+  return p.aswm;
+}
+
+function roundTimings(t: BakeReport['timings']): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(t)) if (typeof v === 'number') out[`${k}Ms`] = Math.round(v * 10) / 10;
+  return out;
+}
+
+const n = (x: number) => x.toLocaleString('en-US');
+const f = (x: number) => x.toFixed(4);
+
+function describe(input: string, output: string, r: BakeReport, reference: string): string {
+  const c = r.counts;
+  const lines = [
+    `${input} → ${output}: baked ${n(c.triangles)} triangles (${n(c.walkableTriangles)} walkable) in ${r.timings.total.toFixed(0)} ms`,
+    `  ${n(c.tiles)} tiles, ${n(c.reachableTilePairs)} of ${n(c.tilePairs)} tile pairs reachable, ${n(c.lineOfSightPairs)} with line of sight; ${n(c.islands)} islands, ${n(c.reachableIslandPairs)} reachable island pairs`,
+    `  edges ${r.timings.edges.toFixed(1)} ms, tile paths ${r.timings.tilePaths.toFixed(1)} ms, line of sight ${r.timings.lineOfSight.toFixed(1)} ms, islands ${r.timings.islands.toFixed(1)} ms, island paths ${r.timings.islandPaths.toFixed(1)} ms (read ${r.timings.read.toFixed(0)} ms, write ${r.timings.write.toFixed(0)} ms)`,
+  ];
+  if (c.crowdedEdgePairs > 0) lines.push(`  ${n(c.crowdedEdgePairs)} vertex pair(s) shared by 3+ triangles; ${n(c.crowdedEdgePairsKept)} kept the file's pairing`);
+  const cmp = r.comparison;
+  if (cmp) {
+    const a = cmp.agreement;
+    const los = cmp.counts.lineOfSight;
+    lines.push(
+      `agreement with ${reference}:`,
+      `  reachability ${f(a.reachability)}, next hop on a shortest path ${f(a.nextHopOnShortestPath)} (reference's own: ${f(cmp.reference.nextHopOnShortestPath)})`,
+      `  islands ${f(a.islands)}, island reachability ${f(a.islandReachability)}, island next hop on a shortest path ${f(a.islandNextHopOnShortestPath)} (reference's own: ${f(cmp.reference.islandNextHopOnShortestPath)})`,
+      `  line of sight ${f(a.lineOfSight)}: set on ${n(los.ours)} of ${n(los.comparedPairs)} pairs here, ${n(los.reference)} in the reference, ${n(los.both)} in both`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}

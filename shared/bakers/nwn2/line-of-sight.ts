@@ -1,0 +1,81 @@
+import { floatView, MAX_TILE_NODES } from '../../formats/nwn2/aswm-document';
+import type { BakeMesh } from './bake-mesh';
+import type { TilePathTables } from './bake-tile-paths';
+import { TileGraph } from './tile-graph';
+import { TileWalls } from './tile-walls';
+import { PairVisibility } from './pair-visibility';
+
+/**
+ * The line-of-sight bit (0x80) of the tile path tables (spec §5.7). The toolset's rule
+ * is unknown (none of the rules the spec lists as tested reproduces it); this one is
+ * sound:
+ *
+ *   LOS(A, B) is set only when every point of A sees every point of B inside the tile's
+ *   walkable triangles, i.e. when the convex hull H of A ∪ B (for convex A and B exactly
+ *   the union of the segments from A to B) is covered by them, on A's sheet.
+ *
+ * It is decided from the tile's walls (tile-walls.ts: sides that do not lead to a
+ * walkable triangle of the tile on their other side, and every side of a triangle that
+ * overlaps another):
+ *
+ *   LOS(A, B) ⇐ A and B are non-degenerate, reachable from each other within the tile,
+ *   and no wall enters the interior of H.
+ *
+ * Why that suffices: around any point off the walls the tile's walkable triangles fan
+ * round it completely (each side leads to a triangle on its other side, and following
+ * the links round a corner comes back to the start), so the union of those triangles has
+ * its boundary on walls. H is convex, so its interior is connected; it meets the union's
+ * interior (A lies in H) and no boundary, so H lies inside the union. No overlapped
+ * triangle reaches into H either (its sides are walls), so the triangles over H form a
+ * single layer and a straight walk from any point of A ends at the point of B above its
+ * end. A wall that only touches H's boundary (a straight wall A and B both lie along)
+ * does not block. Predicates run in float64 on the stored float32 coordinates; a wall
+ * entering H by less than EPSILON (0.1 µm) is ignored.
+ *
+ * The bit is symmetric, as in every toolset file. Pairs are tested per connected
+ * component (pair-visibility.ts): a component whose hull no wall enters (an open or
+ * convex floor) gets the bit on all its pairs after one test; otherwise each pair is
+ * checked with bit masks against the few walls whose lines cross it. Cost per tile: O(N²)
+ * box tests for the overlaps, O(N · W) to classify the N triangles against the W walls
+ * inside a component's hull, and O(N² · W / 32) for the pairs.
+ *
+ * Returns the number of ordered pairs that got the bit.
+ */
+export function markLineOfSight(m: BakeMesh, paths: TilePathTables, vertices: Uint32Array, triVertices: Uint32Array, triEdges: Uint32Array, edges: Uint32Array): number {
+  const positions = floatView(vertices);
+  const graph = new TileGraph(m);
+  const walls = new TileWalls();
+  const pairs = new PairVisibility();
+  const component = new Int32Array(MAX_TILE_NODES);
+  const queue = new Int32Array(MAX_TILE_NODES);
+  const members = new Int32Array(MAX_TILE_NODES);
+  let marked = 0;
+  for (let k = 0; k < m.tileCount; k++) {
+    const n = paths.nodeCount[k]!;
+    if (n < 2) continue;
+    graph.load(k);
+    walls.load(m, graph, positions, triVertices, triEdges, edges);
+    component.fill(-1, 0, n);
+    for (let root = 0; root < n; root++) {
+      if (component[root]! >= 0) continue;
+      let head = 0;
+      let tail = 0;
+      component[root] = root;
+      queue[tail++] = root;
+      while (head < tail) {
+        const u = queue[head++]!;
+        for (let a = graph.start[u]!, end = graph.start[u + 1]!; a < end; a++) {
+          const v = graph.target[a]!;
+          if (component[v]! < 0) {
+            component[v] = root;
+            queue[tail++] = v;
+          }
+        }
+      }
+      let size = 0;
+      for (let i = 0; i < tail; i++) if (walls.solid[queue[i]!] === 1) members[size++] = queue[i]!;
+      if (size >= 2) marked += pairs.mark(walls, members, size, paths.nodes, paths.nodesStart[k]!, n);
+    }
+  }
+  return marked;
+}

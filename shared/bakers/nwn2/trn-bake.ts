@@ -1,0 +1,248 @@
+import type { GffDocument } from '../../formats/aurora/gff-document';
+import { readGitPlaceables, readGitWalkmeshCutters } from '../../formats/aurora/nwn2-git';
+import {
+  ASWM_CURRENT_VERSION,
+  bitsOfFloat,
+  emptyTiles,
+  floatOfBits,
+  TILES_FLAGS_TRX,
+  TriangleFlag,
+  type AswmDocument,
+} from '../../formats/nwn2/aswm-document';
+import { rebuildTopology } from '../../formats/nwn2/aswm-topology';
+import { convertAswmVersion } from '../../formats/nwn2/aswm-version';
+import { aswmPacketOf, type AswmPacket, type TrxDocument } from '../../formats/nwn2/trx-document';
+import { triangleMinAltitude } from '../../geometry/polygon';
+import { overlappingTriangles } from '../../geometry/triangle-overlap';
+import { ModelMappingError } from '../../model/model-mapping-error';
+import { removeBorder } from './border-removal';
+import { applyPlaceables, type PlaceableModel, type PlaceableStats, type PlacedModel } from './placeable-walkmesh';
+import { retile, type RetileReport } from './retile';
+import { dropUnusedVertices, surfaceArea, surfaceFromAswm, type TrnSurface } from './trn-surface';
+import { rebakeAswm, type BakeCounts, type BakeTimings } from './trx-rebake';
+import { toTrxWinding } from './trx-winding';
+import { cutSurface, DEFAULT_CUT_SNAP, type CutStats } from './walkmesh-cutter';
+
+/** Smallest altitude (m) below which a triangle counts as a sliver in the bake report. */
+export const SLIVER_ALTITUDE = 0.001;
+
+export interface TrnBakeOptions {
+  /** Apply the GIT's walkmesh cutters (default true). */
+  cutters?: boolean;
+  /** Apply the placeables' walkmeshes (default true; needs `placeableModels`). */
+  placeables?: boolean;
+  /** Remove an exterior's border tiles (default true; interiors have none). */
+  removeBorders?: boolean;
+  /** Snap distance of cuts, metres (default 5 mm). */
+  snap?: number;
+  /** Height (m) within which a placeable's outline joins the ground (default 0.5). */
+  stepHeight?: number;
+  /** Most walkable triangles per tile (default 127, the toolset's maximum). */
+  maxWalkablePerTile?: number;
+  /** Set line-of-sight bits in the tile path tables (default true). */
+  lineOfSight?: boolean;
+  /** A clock in milliseconds (default performance.now). */
+  now?: () => number;
+}
+
+export interface TrnBakeInput {
+  /** The TRN (or a TRX to bake again). */
+  trn: TrxDocument;
+  /** The area's GIT: walkmesh cutters (`TriggerList` type 3) and placeables. */
+  git: GffDocument;
+  /**
+   * The model of a placeables.2da row (`Appearance`), or undefined when it cannot be found
+   * (the placeable is then left out and listed in the report).
+   */
+  placeableModels?: (appearance: number) => PlaceableModel | undefined;
+  options?: TrnBakeOptions;
+}
+
+export interface SurfaceFigures {
+  vertices: number;
+  triangles: number;
+  walkableTriangles: number;
+  /** Walkable area seen from above, m². */
+  walkableArea: number;
+}
+
+export interface TrnBakeReport {
+  input: SurfaceFigures;
+  border: { size: number; removedTriangles: number };
+  placeables: {
+    inGit: number;
+    /** IsWalkable = 1: creatures walk through them; not baked. */
+    skippedWalkable: number[];
+    /** No model found for their Appearance (or no model lookup given). */
+    missingModel: { index: number; appearance: number }[];
+    /** The model has no WALK packet. */
+    noWalkmesh: { index: number; model: string }[];
+    stats: PlaceableStats | null;
+  };
+  cutters: { inGit: number; stats: CutStats | null };
+  retile: RetileReport;
+  /** Triangles whose smallest altitude is below SLIVER_ALTITUDE, and the smallest altitude found. */
+  slivers: { threshold: number; count: number; minAltitude: number };
+  /** Pairs of triangles overlapping seen from above by more than 1 mm² (0 for a 2.5-D surface), and their shared area (m²). */
+  overlaps: { pairs: number; area: number };
+  output: SurfaceFigures & { edges: number; islands: number };
+  tables: BakeCounts;
+  /** Milliseconds per step; `checks` measures the sliver and overlap figures of this report. */
+  timings: { border: number; placeables: number; cutters: number; retile: number; topology: number; tables: BakeTimings; checks: number; total: number };
+}
+
+export interface TrnBakeResult {
+  /** The TRN's packets with the baked walkmesh in place of its ASWM (write with writeTrx). */
+  trx: TrxDocument;
+  aswm: AswmDocument;
+  report: TrnBakeReport;
+}
+
+const platformClock = (globalThis as { performance?: { now(): number } }).performance;
+const defaultClock = platformClock ? () => platformClock.now() : () => Date.now();
+
+/**
+ * The full bake of a TRN with its GIT into a TRX (spec §4.5, §5): border removal
+ * (exteriors), placeable walkmeshes, walkmesh cutters, re-tiling (every triangle in the
+ * tile holding its centre, grouped per tile in row-major order, at most 127 walkable per
+ * tile), TRX winding (clockwise, flag 0x04, tiles flags 31, tile sizes 0), then the
+ * tables (edges, links, tile path tables, islands, island paths: trx-rebake.ts).
+ *
+ * Throws ModelMappingError when the result cannot be stored (a tile over the walkable
+ * limit that cannot be re-triangulated below it, a triangle outside the grid…).
+ */
+export function bakeTrn(input: TrnBakeInput): TrnBakeResult {
+  const o = input.options ?? {};
+  const now = o.now ?? defaultClock;
+  const snap = o.snap ?? DEFAULT_CUT_SNAP;
+  const t0 = now();
+  const packet = aswmPacketOf(input.trn);
+  if (!packet) throw new ModelMappingError('the TRN has no ASWM walkmesh packet to bake');
+  const source = packet.aswm.version === ASWM_CURRENT_VERSION ? packet.aswm : convertAswmVersion(packet.aswm, ASWM_CURRENT_VERSION);
+  const tileWidth = floatOfBits(source.tileWidth);
+  const grid = { gridWidth: source.gridWidth, gridHeight: source.gridHeight, tileWidth };
+
+  let s = surfaceFromAswm(source);
+  const inputFigures = figures(s);
+
+  const border = o.removeBorders === false ? { surface: s, removed: 0 } : removeBorder(s, { ...grid, borderSize: source.borderSize });
+  s = border.surface;
+  const t1 = now();
+
+  const allPlaceables = readGitPlaceables(input.git);
+  const placeableReport: TrnBakeReport['placeables'] = { inGit: allPlaceables.length, skippedWalkable: [], missingModel: [], noWalkmesh: [], stats: null };
+  if (o.placeables !== false) {
+    const placed: PlacedModel[] = [];
+    for (const pl of allPlaceables) {
+      if (pl.isWalkable) {
+        placeableReport.skippedWalkable.push(pl.index);
+        continue;
+      }
+      const model = input.placeableModels?.(pl.appearance);
+      if (!model) placeableReport.missingModel.push({ index: pl.index, appearance: pl.appearance });
+      else if (model.walkmeshes.length === 0) placeableReport.noWalkmesh.push({ index: pl.index, model: model.name });
+      else placed.push({ placeable: pl, model });
+    }
+    if (placed.length > 0) {
+      const r = applyPlaceables(s, placed, { snap, stepHeight: o.stepHeight });
+      s = r.surface;
+      placeableReport.stats = r.stats;
+    }
+  }
+  const t2 = now();
+
+  const cutters = readGitWalkmeshCutters(input.git);
+  let cutStats: CutStats | null = null;
+  if (o.cutters !== false && cutters.length > 0) {
+    const r = cutSurface(s, cutters.map((c) => ({ rings: [c.polygon] })), { snap });
+    s = r.surface;
+    cutStats = r.stats;
+  }
+  const t3 = now();
+
+  s = dropUnusedVertices(s);
+  const tiled = retile(s, grid, o.maxWalkablePerTile);
+  s = dropUnusedVertices(tiled.surface);
+  const t4 = now();
+
+  const assembled = assembleTrxAswm(source, s);
+  const t5 = now();
+  const baked = rebakeAswm(assembled, { lineOfSight: o.lineOfSight, now });
+  const t6 = now();
+
+  const trx: TrxDocument = {
+    versionMajor: input.trn.versionMajor,
+    versionMinor: input.trn.versionMinor,
+    irregularLayout: null,
+    packets: input.trn.packets.map((p) => (p === packet ? bakedPacket(packet, baked.aswm) : p)),
+  };
+  const out = figures(s);
+  const slivers = sliversOf(s);
+  const overlaps = overlapsOf(s);
+  const t7 = now();
+  const report: TrnBakeReport = {
+    input: inputFigures,
+    border: { size: source.borderSize, removedTriangles: border.removed },
+    placeables: placeableReport,
+    cutters: { inGit: cutters.length, stats: cutStats },
+    retile: tiled.report,
+    slivers,
+    overlaps,
+    output: { ...out, edges: baked.counts.edges, islands: baked.counts.islands },
+    tables: baked.counts,
+    timings: { border: t1 - t0, placeables: t2 - t1, cutters: t3 - t2, retile: t4 - t3, topology: t5 - t4, tables: baked.timings, checks: t7 - t6, total: t7 - t0 },
+  };
+  return { trx, aswm: baked.aswm, report };
+}
+
+function figures(s: TrnSurface): SurfaceFigures {
+  let walkable = 0;
+  for (let t = 0; t < s.flags.length; t++) if (s.flags[t]! & TriangleFlag.walkable) walkable++;
+  return { vertices: s.positions.length / 3, triangles: s.flags.length, walkableTriangles: walkable, walkableArea: surfaceArea(s) };
+}
+
+function overlapsOf(s: TrnSurface): TrnBakeReport['overlaps'] {
+  const pairs = overlappingTriangles(s.positions, s.triangles, 1e-6);
+  return { pairs: pairs.length, area: pairs.reduce((sum, p) => sum + p.area, 0) };
+}
+
+function sliversOf(s: TrnSurface): TrnBakeReport['slivers'] {
+  const p = s.positions;
+  let count = 0;
+  let min = Infinity;
+  for (let t = 0; t < s.flags.length; t++) {
+    const a = s.triangles[t * 3]! * 3, b = s.triangles[t * 3 + 1]! * 3, c = s.triangles[t * 3 + 2]! * 3;
+    const h = triangleMinAltitude(p[a]!, p[a + 1]!, p[b]!, p[b + 1]!, p[c]!, p[c + 1]!);
+    if (h < SLIVER_ALTITUDE) count++;
+    if (h < min) min = h;
+  }
+  return { threshold: SLIVER_ALTITUDE, count, minAltitude: min === Infinity ? 0 : min };
+}
+
+/**
+ * The ASWM of the final surface, TRX-style: float32 vertices, clockwise triangles with
+ * flag 0x04 (trx-winding.ts), tiles flags 31 and tile sizes 0, everything the geometry
+ * decides rebuilt (rebuildTopology: tiles by centre in row-major order, edges, links,
+ * centres, normals, dot values). The tables are left for the re-bake.
+ */
+export function assembleTrxAswm(source: AswmDocument, s: TrnSurface): AswmDocument {
+  const V = s.positions.length / 3;
+  const vertices = new Uint32Array(V * 3);
+  for (let i = 0; i < V * 3; i++) vertices[i] = bitsOfFloat(s.positions[i]!);
+  const wound = toTrxWinding(s.positions, s.triangles, s.flags);
+  const tiles = emptyTiles(source.tiles.count);
+  tiles.name.set(source.tiles.name);
+  const draft: AswmDocument = {
+    ...source,
+    vertices,
+    triVertices: wound.triangles,
+    triFlags: wound.flags,
+    tilesFlags: TILES_FLAGS_TRX,
+    tiles,
+  };
+  return rebuildTopology(draft, { tileSizes: 'zero' });
+}
+
+function bakedPacket(p: AswmPacket, aswm: AswmDocument): AswmPacket {
+  return { kind: 'aswm', type: p.type, payload: new Uint8Array(0), aswm, compressed: true, inflated: new Uint8Array(0) };
+}

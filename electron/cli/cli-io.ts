@@ -30,15 +30,23 @@ export class UsageError extends Error {
 export interface ParsedArgs {
   positional: string[];
   flags: Map<string, string | true>;
+  /** Values of the repeatable flags, in order (empty when absent). */
+  lists: Map<string, string[]>;
 }
 
 /**
  * Parses `--flag`, `--flag value` and `--flag=value`. `valued` names the flags that take
  * a value; any other flag must be in `switches`, so a typo is refused instead of ignored.
  */
-export function parseArgs(argv: readonly string[], valued: readonly string[], switches: readonly string[]): ParsedArgs {
+export function parseArgs(
+  argv: readonly string[],
+  valued: readonly string[],
+  switches: readonly string[],
+  repeatable: readonly string[] = [],
+): ParsedArgs {
   const positional: string[] = [];
   const flags = new Map<string, string | true>();
+  const lists = new Map<string, string[]>(repeatable.map((name) => [name, []]));
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--') {
@@ -51,15 +59,16 @@ export function parseArgs(argv: readonly string[], valued: readonly string[], sw
     }
     const eq = arg.indexOf('=');
     const name = arg.slice(2, eq < 0 ? undefined : eq);
-    if (valued.includes(name)) {
+    if (valued.includes(name) || repeatable.includes(name)) {
       const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
       if (value === undefined) throw new UsageError(`--${name} needs a value`);
-      flags.set(name, value);
+      if (repeatable.includes(name)) lists.get(name)!.push(value);
+      else flags.set(name, value);
     } else if (switches.includes(name) && eq < 0) {
       flags.set(name, true);
     } else {
       throw new UsageError(`unknown option --${name}`);
     }
   }
-  return { positional, flags };
+  return { positional, flags, lists };
 }

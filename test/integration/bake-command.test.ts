@@ -1,8 +1,9 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bakeCommand } from '../../electron/cli/commands/bake-command';
+import { main } from '../../electron/cli/walkbench';
 import { UsageError } from '../../electron/cli/cli-io';
 import { aswmPacketOf } from '../../shared/formats/nwn2/trx-document';
 import { readTrx } from '../../shared/formats/nwn2/trx-reader';
@@ -97,5 +98,37 @@ describe('walkbench bake', () => {
     await expect(run(cargohold)).rejects.toThrow(UsageError);
     await expect(run('-o', path.join(tmp, 'x.trx'))).rejects.toThrow(UsageError);
     await expect(run(cargohold, '-o', path.join(tmp, 'x.trx'), '--bogus')).rejects.toThrow(UsageError);
+  });
+});
+
+describe('walkbench bake AREA.trn --git AREA.git (full bake)', () => {
+  it('bakes the Mord Mansion with its cutters and reports agreement with the toolset TRX', async () => {
+    const dir = path.join(fixturesRoot, 'nwn2/mordmansion');
+    const out = path.join(mkdtempSync(path.join(tmpdir(), 'walkbench-trn-bake-')), 'mord.trx');
+    let stdout = '';
+    let stderr = '';
+    const status = await main(
+      ['bake', path.join(dir, 'CSLMordMansion.TRN'), '--git', path.join(dir, 'CSLMordMansion.GIT'), '-o', out, '--compare', path.join(dir, 'CSLMordMansion.TRX'), '--json'],
+      { out: (s) => void (stdout += s), err: (s) => void (stderr += s) },
+    );
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+    expect(existsSync(out)).toBe(true);
+    const [entry] = JSON.parse(stdout) as { ok: boolean; agreement: { pointReachability: number }; comparison: { islands: { baked: number; reference: number } }; report: { cutters: number; slivers: { count: number }; overlaps: { pairs: number } } }[];
+    expect(entry!.ok).toBe(true);
+    expect(entry!.report.cutters).toBe(13);
+    expect(entry!.report.slivers.count).toBe(0);
+    expect(entry!.report.overlaps.pairs).toBe(0);
+    expect(entry!.agreement.pointReachability).toBeGreaterThanOrEqual(0.99);
+    expect(entry!.comparison.islands.reference).toBe(24);
+    let validation = '';
+    expect(await main(['validate', '--json', out], { out: (s) => void (validation += s), err: () => undefined })).toBe(0);
+  });
+
+  it('refuses --models without --git', async () => {
+    let stderr = '';
+    const status = await main(['bake', 'x.trx', '-o', 'y.trx', '--models', '/tmp'], { out: () => undefined, err: (s) => void (stderr += s) });
+    expect(status).toBe(2);
+    expect(stderr).toContain('--models and --2da go with --git');
   });
 });

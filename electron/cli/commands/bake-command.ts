@@ -6,11 +6,14 @@ import { writeTrx } from '../../../shared/formats/nwn2/trx-writer';
 import { ModelMappingError } from '../../../shared/model/model-mapping-error';
 import { readBytes, writeFileAtomic } from '../../services/file-access';
 import { nodeFormatEnvironment as env } from '../../services/node-format-environment';
+import { bakeTrnFiles, type TrnBakeFiles } from '../../services/nwn2-trn-bake-service';
 import { ExitCode, parseArgs, UsageError, type CliIo } from '../cli-io';
 import { expectedErrorMessage } from '../expected-errors';
 
-export const bakeUsage =
-  'walkbench bake AREA.trx -o OUT.trx [--compare REF.trx] [--no-line-of-sight] [--json]   re-bake edges, path tables and islands from the mesh; --compare reports agreement with REF';
+export const bakeUsage = [
+  'walkbench bake AREA.trx -o OUT.trx [--compare REF.trx] [--no-line-of-sight] [--json]   re-bake edges, path tables and islands from the mesh; --compare reports agreement with REF',
+  '  walkbench bake AREA.trn --git AREA.git [--models DIR…] [--2da DIR] -o AREA.trx [--compare TOOLSET.trx] [--json]   full bake: borders, walkmesh cutters, placeable walkmeshes, tiles, tables',
+].join('\n');
 
 interface BakeReport {
   document: TrxDocument;
@@ -27,8 +30,9 @@ interface BakeReport {
 export async function bakeCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const args = parseArgs(
     argv.map((a) => (a === '-o' ? '--output' : a)),
-    ['output', 'compare'],
+    ['output', 'compare', 'git', '2da'],
     ['json', 'no-line-of-sight'],
+    ['models'],
   );
   if (args.positional.length !== 1) throw new UsageError('bake needs exactly one AREA file (a .trx or .trn)');
   const input = args.positional[0]!;
@@ -37,6 +41,17 @@ export async function bakeCommand(argv: readonly string[], io: CliIo): Promise<n
   const compareWith = args.flags.get('compare');
   const json = args.flags.has('json');
   const lineOfSight = !args.flags.has('no-line-of-sight');
+  const git = args.flags.get('git');
+  if (typeof git === 'string') {
+    const twoDa = args.flags.get('2da');
+    return bakeTrnCommand(
+      { trn: input, git, modelDirs: args.lists.get('models')!, ...(typeof twoDa === 'string' ? { twoDaDir: twoDa } : {}), ...(typeof compareWith === 'string' ? { compare: compareWith } : {}) },
+      output,
+      json,
+      io,
+    );
+  }
+  if (args.lists.get('models')!.length > 0 || args.flags.has('2da')) throw new UsageError('--models and --2da go with --git (the full bake of a TRN)');
   try {
     const report = await bake(input, output, typeof compareWith === 'string' ? compareWith : undefined, lineOfSight);
     const entry = {
@@ -121,4 +136,62 @@ function describe(input: string, output: string, r: BakeReport, reference: strin
     );
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** The full bake of a TRN with its GIT (shared/bakers/nwn2/trn-bake.ts through the service). */
+async function bakeTrnCommand(files: TrnBakeFiles, output: string, json: boolean, io: CliIo): Promise<number> {
+  try {
+    const t0 = performance.now();
+    const result = await bakeTrnFiles(files);
+    await writeFileAtomic(output, result.bytes);
+    const r = result.report;
+    const cmp = result.comparison;
+    const entry = {
+      file: files.trn,
+      format: TRX_FORMAT,
+      ok: true,
+      output,
+      git: files.git,
+      ...(cmp
+        ? {
+            compare: files.compare,
+            agreement: { pointReachability: cmp.agreement.pointReachability, ...(cmp.agreement.allPairs ? { pointReachabilityAllPairs: cmp.agreement.allPairs.agreement } : {}) },
+            comparison: { walkableArea: cmp.walkableArea, triangles: cmp.triangles, walkableTriangles: cmp.walkableTriangles, islands: cmp.islands },
+          }
+        : {}),
+      report: {
+        output: r.output,
+        cutters: r.cutters.inGit,
+        placeables: { inGit: r.placeables.inGit, skippedWalkable: r.placeables.skippedWalkable.length, missingModel: r.placeables.missingModel.length, noWalkmesh: r.placeables.noWalkmesh.length },
+        border: r.border,
+        slivers: r.slivers,
+        overlaps: r.overlaps,
+        retile: r.retile,
+      },
+      timings: { totalMs: Math.round((performance.now() - t0) * 10) / 10, bakeMs: Math.round(r.timings.total * 10) / 10 },
+    };
+    if (json) io.out(`${JSON.stringify([entry], null, 2)}\n`);
+    else {
+      const o = r.output;
+      const lines = [
+        `${files.trn} + ${files.git} → ${output}: ${n(o.triangles)} triangles (${n(o.walkableTriangles)} walkable), ${n(o.islands)} islands, ${o.walkableArea.toFixed(2)} m² walkable, in ${r.timings.total.toFixed(0)} ms`,
+        `  ${r.cutters.inGit} walkmesh cutter(s); placeables: ${r.placeables.inGit} in the GIT, ${r.placeables.skippedWalkable.length} walk-through, ${r.placeables.missingModel.length} without a model found, ${r.placeables.noWalkmesh.length} without a WALK packet`,
+        `  slivers under ${r.slivers.threshold} m: ${r.slivers.count}; overlapping pairs: ${r.overlaps.pairs}`,
+      ];
+      if (cmp) {
+        lines.push(
+          `compared with ${files.compare}: walkable area ${cmp.walkableArea.baked.toFixed(2)} vs ${cmp.walkableArea.reference.toFixed(2)} m² (ratio ${cmp.walkableArea.ratio.toFixed(4)}), triangles ${cmp.triangles.baked} vs ${cmp.triangles.reference}, islands ${cmp.islands.baked} vs ${cmp.islands.reference}`,
+          `  point reachability agreement ${f(cmp.agreement.pointReachability)}${cmp.agreement.allPairs ? ` (${f(cmp.agreement.allPairs.agreement)} counting the reference's placeable surfaces)` : ''}`,
+        );
+      }
+      io.out(`${lines.join('\n')}\n`);
+    }
+    return ExitCode.ok;
+  } catch (e) {
+    const message = expectedErrorMessage(e);
+    if (message === undefined) throw e;
+    io.err(`walkbench: ${message}\n`);
+    if (json) io.out(`${JSON.stringify([{ file: files.trn, format: null, ok: false, output, error: message }], null, 2)}\n`);
+    return ExitCode.failed;
+  }
 }

@@ -2,9 +2,10 @@ import type { FormatHandler } from './format-handler';
 import { navFormat } from './source/nav-format';
 import { trxFormat } from './nwn2/trx-format';
 import { mdbFormat } from './nwn2/mdb-format';
+import { lytFormat } from './kotor/lyt-format';
 
 /** Every format Walkbench reads; later games add their handlers here. */
-export const formatHandlers: readonly FormatHandler<unknown>[] = [navFormat, trxFormat, mdbFormat];
+export const formatHandlers: readonly FormatHandler<unknown>[] = [navFormat, trxFormat, mdbFormat, lytFormat];
 
 function extensionOf(fileName: string): string {
   const base = fileName.replace(/^.*[\\/]/, '');

@@ -1,0 +1,63 @@
+import { MalformedInputError } from '../../binary/malformed-input-error';
+import { bytesToByteString, bytesToByteStringZ } from './byte-string';
+import { KEY_ENTRY_BYTES, KEY_FILE_ENTRY_BYTES, KEY_FORMAT, KEY_HEADER_BYTES, type KeyBif, type KeyDocument, type KeyEntry } from './key-document';
+
+export function sniffKey(bytes: Uint8Array): boolean {
+  return bytes.length >= 8 && bytesToByteString(bytes, 0, 8) === 'KEY V1  ';
+}
+
+function fail(offset: number, field: string, expected: string, found: string): MalformedInputError {
+  return new MalformedInputError({ format: KEY_FORMAT, offset, field, expected, found });
+}
+
+/**
+ * Reads a KEY V1 (see key-document.ts). Counts are checked against the file before any
+ * allocation, every name and table must lie inside the file, and every key must name a
+ * BIF of the file table; failures are MalformedInputError (format `key`).
+ */
+export function readKey(bytes: Uint8Array): KeyDocument {
+  const len = bytes.length;
+  if (len < KEY_HEADER_BYTES) throw fail(0, 'header', `a ${KEY_HEADER_BYTES}-byte KEY header`, `${len} byte(s)`);
+  const signature = bytesToByteString(bytes, 0, 8);
+  if (signature !== 'KEY V1  ') {
+    const hint = signature.startsWith('KEY ') ? ' (KEY V1.1 is NWN2/The Witcher, not KotOR)' : '';
+    throw fail(0, 'signature', `"KEY V1  "${hint}`, JSON.stringify(signature));
+  }
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const u32 = (at: number) => view.getUint32(at, true);
+  const bifCount = u32(8);
+  const keyCount = u32(12);
+  const fileTableOffset = u32(16);
+  const keyTableOffset = u32(20);
+  const table = (offset: number, offsetAt: number, count: number, countAt: number, itemBytes: number, name: string) => {
+    if (count > (len - KEY_HEADER_BYTES) / itemBytes) {
+      throw fail(countAt, `${name}Count`, `a count whose ${itemBytes}-byte entries fit in the ${len - KEY_HEADER_BYTES} byte(s) after the header`, String(count));
+    }
+    if (offset > len) throw fail(offsetAt, `${name}TableOffset`, `an offset within the ${len}-byte file`, String(offset));
+    if (count * itemBytes > len - offset) {
+      throw fail(countAt, `${name}Count`, `a count whose ${itemBytes}-byte entries fit in the ${len - offset} byte(s) after offset ${offset}`, String(count));
+    }
+  };
+  table(fileTableOffset, 16, bifCount, 8, KEY_FILE_ENTRY_BYTES, 'file');
+  table(keyTableOffset, 20, keyCount, 12, KEY_ENTRY_BYTES, 'key');
+
+  const bifs = new Array<KeyBif>(bifCount);
+  for (let i = 0; i < bifCount; i++) {
+    const e = fileTableOffset + i * KEY_FILE_ENTRY_BYTES;
+    const nameOffset = u32(e + 4);
+    const nameSize = view.getUint16(e + 8, true);
+    if (nameOffset > len || nameSize > len - nameOffset) {
+      throw fail(e + 4, `bifs[${i}].name`, `a name of ${nameSize} byte(s) inside the ${len}-byte file`, `offset ${nameOffset}`);
+    }
+    bifs[i] = { fileSize: u32(e), fileName: bytesToByteStringZ(bytes, nameOffset, nameOffset + nameSize), drives: view.getUint16(e + 10, true) };
+  }
+  const keys = new Array<KeyEntry>(keyCount);
+  for (let i = 0; i < keyCount; i++) {
+    const k = keyTableOffset + i * KEY_ENTRY_BYTES;
+    const id = u32(k + 18);
+    const bifIndex = id >>> 20;
+    if (bifIndex >= bifCount) throw fail(k + 18, `keys[${i}].id`, `a BIF index (id >> 20) below the ${bifCount} BIF(s) of the file table`, `${bifIndex} (id 0x${id.toString(16)})`);
+    keys[i] = { resRef: bytesToByteStringZ(bytes, k, k + 16), type: view.getUint16(k + 16, true), bifIndex, resourceIndex: id & 0xfffff };
+  }
+  return { buildYear: u32(24), buildDay: u32(28), bifs, keys };
+}

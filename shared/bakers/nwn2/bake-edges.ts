@@ -1,5 +1,5 @@
 import { NONE32 } from '../../formats/nwn2/aswm-document';
-import { buildEdges } from '../../formats/nwn2/aswm-topology';
+import { buildEdges, triangleSlots } from '../../formats/nwn2/aswm-topology';
 
 export interface BakedEdges {
   /** v0, v1, t0, t1 per edge: v0 < v1, sorted by (v0, v1) (spec §4.2). */
@@ -72,29 +72,8 @@ export function bakeEdges(triVertices: Uint32Array, vertexCount: number, previou
     e = eEnd;
   }
 
-  const T = triVertices.length / 3;
-  const triEdges = new Uint32Array(T * 3);
-  const triLinks = new Uint32Array(T * 3);
-  for (let t = 0; t < T; t++) {
-    let e0 = halfEdgeEdge[t * 3]!;
-    let e1 = halfEdgeEdge[t * 3 + 1]!;
-    let e2 = halfEdgeEdge[t * 3 + 2]!;
-    if (e0 > e1) [e0, e1] = [e1, e0];
-    if (e1 > e2) [e1, e2] = [e2, e1];
-    if (e0 > e1) [e0, e1] = [e1, e0];
-    triEdges[t * 3] = e0;
-    triEdges[t * 3 + 1] = e1;
-    triEdges[t * 3 + 2] = e2;
-    triLinks[t * 3] = across(edges, e0, t);
-    triLinks[t * 3 + 1] = across(edges, e1, t);
-    triLinks[t * 3 + 2] = across(edges, e2, t);
-  }
+  const { triEdges, triLinks } = triangleSlots(edges, halfEdgeEdge, triVertices.length / 3);
   return { edges, triEdges, triLinks, crowdedPairs, crowdedPairsKept };
-}
-
-function across(edges: Uint32Array, e: number, t: number): number {
-  const t0 = edges[e * 4 + 2]!;
-  return t0 === t ? edges[e * 4 + 3]! : t0;
 }
 
 function isSortedByPair(edges: Uint32Array): boolean {

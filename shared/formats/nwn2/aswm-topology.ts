@@ -101,23 +101,7 @@ export function rebuildTopology(a: AswmDocument, options: RebuildOptions = {}): 
   const { edges, halfEdgeEdge } = buildEdges(triVertices, V, (n) => describe(inputOf[n]!));
   const E = edges.length / 4;
 
-  const triEdges = new Uint32Array(T * 3);
-  const triLinks = new Uint32Array(T * 3);
-  for (let t = 0; t < T; t++) {
-    let e0 = halfEdgeEdge[t * 3]!;
-    let e1 = halfEdgeEdge[t * 3 + 1]!;
-    let e2 = halfEdgeEdge[t * 3 + 2]!;
-    if (e0 > e1) [e0, e1] = [e1, e0];
-    if (e1 > e2) [e1, e2] = [e2, e1];
-    if (e0 > e1) [e0, e1] = [e1, e0];
-    const slots = [e0, e1, e2];
-    for (let k = 0; k < 3; k++) {
-      const e = slots[k]!;
-      triEdges[t * 3 + k] = e;
-      const t0 = edges[e * 4 + 2]!;
-      triLinks[t * 3 + k] = t0 === t ? edges[e * 4 + 3]! : t0;
-    }
-  }
+  const { triEdges, triLinks } = triangleSlots(edges, halfEdgeEdge, T);
 
   const triCentre = new Uint32Array(T * 2);
   const triNormal = new Uint32Array(T * 3);
@@ -329,4 +313,34 @@ export function clearBakedTables(a: AswmDocument): AswmDocument {
     islandPaths: emptyIslandPaths(),
     bakeStale: true,
   };
+}
+
+/**
+ * Each triangle's linked_edges sorted ascending, with linked_triangles aligned to them
+ * (spec §4.2: the slot order follows the edge index, not the vertex order).
+ */
+export function triangleSlots(edges: Uint32Array, halfEdgeEdge: Uint32Array, T: number): { triEdges: Uint32Array; triLinks: Uint32Array } {
+  const triEdges = new Uint32Array(T * 3);
+  const triLinks = new Uint32Array(T * 3);
+  for (let t = 0; t < T; t++) {
+    let e0 = halfEdgeEdge[t * 3]!;
+    let e1 = halfEdgeEdge[t * 3 + 1]!;
+    let e2 = halfEdgeEdge[t * 3 + 2]!;
+    if (e0 > e1) [e0, e1] = [e1, e0];
+    if (e1 > e2) [e1, e2] = [e2, e1];
+    if (e0 > e1) [e0, e1] = [e1, e0];
+    triEdges[t * 3] = e0;
+    triEdges[t * 3 + 1] = e1;
+    triEdges[t * 3 + 2] = e2;
+    triLinks[t * 3] = across(edges, e0, t);
+    triLinks[t * 3 + 1] = across(edges, e1, t);
+    triLinks[t * 3 + 2] = across(edges, e2, t);
+  }
+  return { triEdges, triLinks };
+}
+
+/** The triangle on the other side of edge `e` from `t` (NONE32 on a border). */
+function across(edges: Uint32Array, e: number, t: number): number {
+  const t0 = edges[e * 4 + 2]!;
+  return t0 === t ? edges[e * 4 + 3]! : t0;
 }

@@ -1,12 +1,8 @@
 import {
-  ASWM_CURRENT_VERSION,
-  bitsOfFloat,
-  emptyIslandPaths,
-  emptyIslands,
-  emptyTiles,
   TILES_FLAGS_TRX,
   TriangleFlag,
   type AswmDocument,
+  unbakedAswm,
 } from '../../formats/nwn2/aswm-document';
 import { rebuildTopology } from '../../formats/nwn2/aswm-topology';
 import { TRX_VERSION_MAJOR, TRX_VERSION_MINOR, type TrxDocument } from '../../formats/nwn2/trx-document';
@@ -80,34 +76,16 @@ export function generateExteriorAswm(options: ExteriorOptions = {}): AswmDocumen
     }
   }
 
-  const input: AswmDocument = {
-    version: ASWM_CURRENT_VERSION,
-    name: new Uint8Array(32),
-    ownsData: 1,
-    faceOffset: 0,
+  const input = unbakedAswm({
     vertices: new Uint32Array(positions.buffer),
-    edges: new Uint32Array(0),
-    edgeReserved: new Uint32Array(0),
     triVertices,
-    triEdges: new Uint32Array(T * 3),
-    triLinks: new Uint32Array(T * 3),
-    triCentre: new Uint32Array(T * 2),
-    triNormal: new Uint32Array(T * 3),
-    triDot: new Uint32Array(T),
-    triIsland: new Uint16Array(T),
     triFlags,
-    triReserved: new Uint32Array(0),
     tilesFlags: TILES_FLAGS_TRX,
-    tileWidth: bitsOfFloat(tileWidth),
+    tileWidth,
     gridWidth: tiles,
     gridHeight: tiles,
-    tiles: emptyTiles(tiles * tiles),
     borderSize: border,
-    islands: emptyIslands(),
-    islandPaths: emptyIslandPaths(),
-    trailing: new Uint8Array(0),
-    bakeStale: true,
-  };
+  });
   return rebuildTopology(input, { tileSizes: 'zero' });
 }
 

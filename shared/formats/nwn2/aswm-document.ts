@@ -318,3 +318,51 @@ export function cloneAswm(a: AswmDocument): AswmDocument {
     trailing: a.trailing.slice(),
   };
 }
+
+export interface UnbakedAswmInit {
+  /** x, y, z float bits per vertex. */
+  vertices: Uint32Array;
+  triVertices: Uint32Array;
+  triFlags: Uint16Array;
+  tilesFlags: number;
+  tileWidth: number;
+  gridWidth: number;
+  gridHeight: number;
+  borderSize: number;
+}
+
+/**
+ * A version-0x6C walkmesh holding only geometry and flags: edges, links, centres, normals,
+ * tiles and every baked table empty (`bakeStale`), for `rebuildTopology` and the bakers.
+ */
+export function unbakedAswm(init: UnbakedAswmInit): AswmDocument {
+  const T = init.triFlags.length;
+  return {
+    version: ASWM_CURRENT_VERSION,
+    name: new Uint8Array(32),
+    ownsData: 1,
+    faceOffset: 0,
+    vertices: init.vertices,
+    edges: new Uint32Array(0),
+    edgeReserved: new Uint32Array(0),
+    triVertices: init.triVertices,
+    triEdges: new Uint32Array(T * 3),
+    triLinks: new Uint32Array(T * 3),
+    triCentre: new Uint32Array(T * 2),
+    triNormal: new Uint32Array(T * 3),
+    triDot: new Uint32Array(T),
+    triIsland: new Uint16Array(T),
+    triFlags: init.triFlags,
+    triReserved: new Uint32Array(0),
+    tilesFlags: init.tilesFlags,
+    tileWidth: bitsOfFloat(init.tileWidth),
+    gridWidth: init.gridWidth,
+    gridHeight: init.gridHeight,
+    tiles: emptyTiles(init.gridWidth * init.gridHeight),
+    borderSize: init.borderSize,
+    islands: emptyIslands(),
+    islandPaths: emptyIslandPaths(),
+    trailing: new Uint8Array(0),
+    bakeStale: true,
+  };
+}

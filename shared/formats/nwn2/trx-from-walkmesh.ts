@@ -2,15 +2,12 @@ import { ModelMappingError } from '../../model/model-mapping-error';
 import type { Walkmesh } from '../../model/walkmesh';
 import {
   ASWM_CURRENT_VERSION,
-  bitsOfFloat,
   cloneAswm,
-  emptyIslandPaths,
-  emptyIslands,
-  emptyTiles,
   TILES_FLAGS_TRN,
   TILES_FLAGS_TRX,
   TriangleFlag,
   type AswmDocument,
+  unbakedAswm,
 } from './aswm-document';
 import { triangleCentre } from './aswm-geometry';
 import { clearBakedTables, rebuildTopology } from './aswm-topology';
@@ -270,35 +267,16 @@ function newDocument(mesh: Walkmesh, faces: StoredFaces): TrxDocument {
   const gridHeight = Math.floor(maxY / NEW_FILE_TILE_WIDTH) + 1;
   const clockwise = faces.flags.some((f) => (f & TriangleFlag.clockwise) !== 0);
   const tilesFlags = clockwise ? TILES_FLAGS_TRX : TILES_FLAGS_TRN;
-  const T = faces.flags.length;
-  const input: AswmDocument = {
-    version: ASWM_CURRENT_VERSION,
-    name: new Uint8Array(32),
-    ownsData: 1,
-    faceOffset: 0,
+  const input = unbakedAswm({
     vertices: new Uint32Array(p.slice().buffer),
-    edges: new Uint32Array(0),
-    edgeReserved: new Uint32Array(0),
     triVertices: faces.triVertices,
-    triEdges: new Uint32Array(T * 3),
-    triLinks: new Uint32Array(T * 3),
-    triCentre: new Uint32Array(T * 2),
-    triNormal: new Uint32Array(T * 3),
-    triDot: new Uint32Array(T),
-    triIsland: new Uint16Array(T),
     triFlags: faces.flags,
-    triReserved: new Uint32Array(0),
     tilesFlags,
-    tileWidth: bitsOfFloat(NEW_FILE_TILE_WIDTH),
+    tileWidth: NEW_FILE_TILE_WIDTH,
     gridWidth,
     gridHeight,
-    tiles: emptyTiles(gridWidth * gridHeight),
     borderSize: 0,
-    islands: emptyIslands(),
-    islandPaths: emptyIslandPaths(),
-    trailing: new Uint8Array(0),
-    bakeStale: true,
-  };
+  });
   const aswm = rebuildTopology(input, {
     tileSizes: clockwise ? 'zero' : 'width',
     describeTriangle: (i) => `face ${i}`,

@@ -1,15 +1,11 @@
 import {
-  ASWM_CURRENT_VERSION,
-  bitsOfFloat,
-  emptyIslandPaths,
-  emptyIslands,
-  emptyTiles,
   floatView,
   NODE_LOS_BIT,
   NO_NODE,
   TILES_FLAGS_TRX,
   TriangleFlag,
   type AswmDocument,
+  unbakedAswm,
 } from '../../../shared/formats/nwn2/aswm-document';
 import { rebuildTopology } from '../../../shared/formats/nwn2/aswm-topology';
 import { aswmPacketOf, type TrxDocument } from '../../../shared/formats/nwn2/trx-document';
@@ -57,34 +53,16 @@ export function smallMesh(m: SmallMesh): { aswm: AswmDocument; indexOf: number[]
   const unwalkable = new Set(m.unwalkable ?? []);
   const triFlags = new Uint16Array(T);
   for (let t = 0; t < T; t++) triFlags[t] = unwalkable.has(t) ? 0 : TriangleFlag.walkable;
-  const input: AswmDocument = {
-    version: ASWM_CURRENT_VERSION,
-    name: new Uint8Array(32),
-    ownsData: 1,
-    faceOffset: 0,
+  const input = unbakedAswm({
     vertices: new Uint32Array(positions.buffer),
-    edges: new Uint32Array(0),
-    edgeReserved: new Uint32Array(0),
     triVertices,
-    triEdges: new Uint32Array(T * 3),
-    triLinks: new Uint32Array(T * 3),
-    triCentre: new Uint32Array(T * 2),
-    triNormal: new Uint32Array(T * 3),
-    triDot: new Uint32Array(T),
-    triIsland: new Uint16Array(T),
     triFlags,
-    triReserved: new Uint32Array(0),
     tilesFlags: TILES_FLAGS_TRX,
-    tileWidth: bitsOfFloat(9),
+    tileWidth: 9,
     gridWidth: gw,
     gridHeight: gh,
-    tiles: emptyTiles(gw * gh),
     borderSize: 0,
-    islands: emptyIslands(),
-    islandPaths: emptyIslandPaths(),
-    trailing: new Uint8Array(0),
-    bakeStale: true,
-  };
+  });
   const aswm = rebuildTopology(input, { tileSizes: 'zero' });
   // Recover where each input triangle went: match by corner set.
   const key = (a: number, b: number, c: number) => [a, b, c].sort((x, y) => x - y).join(',');

@@ -2,10 +2,12 @@ import type { FormatHandler } from './format-handler';
 import { navFormat } from './source/nav-format';
 import { trxFormat } from './nwn2/trx-format';
 import { mdbFormat } from './nwn2/mdb-format';
+import { bwmFormat } from './kotor/bwm-format';
 import { lytFormat } from './kotor/lyt-format';
+import { pluginFormat } from './skyrim/plugin-format';
 
 /** Every format Walkbench reads; later games add their handlers here. */
-export const formatHandlers: readonly FormatHandler<unknown>[] = [navFormat, trxFormat, mdbFormat, lytFormat];
+export const formatHandlers: readonly FormatHandler<unknown>[] = [navFormat, trxFormat, mdbFormat, bwmFormat, lytFormat, pluginFormat];
 
 function extensionOf(fileName: string): string {
   const base = fileName.replace(/^.*[\\/]/, '');

@@ -2,6 +2,7 @@ import type { BenchSuite } from './bench-suite';
 import { navBench } from './nav-bench';
 import { trnBakeBench } from './nwn2-trn-bake-bench';
 import { nwn2Bench } from './nwn2-bench';
+import { kotorBench } from './kotor-bench';
 
 /** Every suite `npm run bench` runs, in table order. */
-export const benchSuites: readonly BenchSuite<unknown>[] = [navBench, nwn2Bench, trnBakeBench];
+export const benchSuites: readonly BenchSuite<unknown>[] = [navBench, nwn2Bench, trnBakeBench, kotorBench];

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import type { BenchGroup, BenchSuite } from './bench-suite';
 import { benchSuites } from './bench-suites';
 import { runNwn2BakeBench } from './nwn2-bake-bench';
+import { runKotorDeriveBench } from './kotor-bench';
 import { bufferBytes, collectGarbage, heapAndBuffers, peakRss, timePasses } from './measure';
 import { renderTable, type Column } from './text-table';
 
@@ -162,4 +163,9 @@ process.stdout.write(`process peak RSS: ${(peakRss() / MB).toFixed(0)} MB\n`);
 if (opts.suite === undefined || 'nwn2 bake'.includes(opts.suite)) {
   process.stdout.write('\n');
   runNwn2BakeBench({ runs, warmup: warmups });
+}
+
+if (opts.suite === undefined || 'kotor derive'.includes(opts.suite)) {
+  process.stdout.write('\n');
+  runKotorDeriveBench();
 }

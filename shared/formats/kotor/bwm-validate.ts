@@ -1,0 +1,233 @@
+import { buildFaceAdjacency } from '../../model/face-adjacency';
+import type { Finding } from '../../validation/finding';
+import { FindingSink } from '../../validation/finding-sink';
+import { computeWalkableAdjacency, NO_ADJACENT } from '../../bakers/kotor/bwm-adjacency';
+import { walkPerimeters } from '../../bakers/kotor/bwm-perimeters';
+import {
+  AABB_NO_CHILD,
+  AABB_NODE_WORDS,
+  AABB_UNKNOWN_VALUE,
+  BWM_TYPE_AREA,
+  floatsOf,
+  NO_TRANSITION,
+  type BwmDocument,
+} from './bwm-document';
+import { DEFAULT_WALKABILITY, isWalkableMaterial, type WalkabilityTable } from './surface-materials';
+
+const VALID_PLANES = new Set([0, 1, 2, 4, 8, 16, 32]);
+const edgeName = (slot: number): string => `face ${Math.floor(slot / 3)} edge ${slot % 3}`;
+
+/**
+ * Checks a BWM against the invariants of game files (spec §6.2). Every finding about a
+ * face or an edge names it (edge subjects are face*3 + localEdge). Stored tables that
+ * disagree with the geometry are found by rebuilding them the game's way and comparing.
+ */
+export function validateBwm(doc: BwmDocument, table: WalkabilityTable = DEFAULT_WALKABILITY): Finding[] {
+  const sink = new FindingSink();
+  const faces = doc.faces.length / 3;
+  const vertexCount = doc.vertices.length / 3;
+  const P = floatsOf(doc.vertices);
+  const isArea = doc.type === BWM_TYPE_AREA;
+  if (doc.type !== 0 && doc.type !== 1) sink.error('bwm.header.type', undefined, () => `walkmesh type ${doc.type} is neither 1 (room) nor 0 (placeable/door)`);
+
+  let badIndex = false;
+  for (let i = 0; i < doc.faces.length; i++) {
+    if (doc.faces[i]! >= vertexCount) {
+      badIndex = true;
+      sink.error('bwm.face.vertex-index', { kind: 'face', id: Math.floor(i / 3) }, () => `face ${Math.floor(i / 3)} uses vertex ${doc.faces[i]!}, but there are ${vertexCount} vertices`);
+    }
+  }
+  if (badIndex) return sink.finish();
+
+  const walkable = new Uint8Array(faces);
+  let walkableCount = 0;
+  let firstNonWalkable = -1;
+  for (let f = 0; f < faces; f++) {
+    walkable[f] = isWalkableMaterial(table, doc.materials[f]!) ? 1 : 0;
+    if (walkable[f]) {
+      walkableCount++;
+      if (firstNonWalkable >= 0) sink.error('bwm.face.order', { kind: 'face', id: f }, () => `walkable face ${f} comes after non-walkable face ${firstNonWalkable}: adjacency rows no longer match faces (${table.source} walkability)`);
+    } else if (firstNonWalkable < 0) firstNonWalkable = f;
+    if (doc.materials[f]! >= table.walkable.length) sink.warning('bwm.face.material-range', { kind: 'face', id: f }, () => `face ${f} has material ${doc.materials[f]!}, past the ${table.walkable.length} rows of ${table.source}`);
+  }
+
+  const N = floatsOf(doc.normals);
+  const D = floatsOf(doc.planes);
+  for (let f = 0; f < faces; f++) {
+    const a = doc.faces[3 * f]!, b = doc.faces[3 * f + 1]!, c = doc.faces[3 * f + 2]!;
+    const ux = P[3 * b]! - P[3 * a]!, uy = P[3 * b + 1]! - P[3 * a + 1]!, uz = P[3 * b + 2]! - P[3 * a + 2]!;
+    const vx = P[3 * c]! - P[3 * a]!, vy = P[3 * c + 1]! - P[3 * a + 1]!, vz = P[3 * c + 2]! - P[3 * a + 2]!;
+    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    const len = Math.hypot(nx, ny, nz);
+    if (a === b || b === c || a === c || len < 1e-12) {
+      sink.error('bwm.face.degenerate', { kind: 'face', id: f }, () => `face ${f} (vertices ${a}, ${b}, ${c}) has zero area`);
+      continue;
+    }
+    if (walkable[f]) {
+      if (nz / len < -1e-6) sink.warning('bwm.face.walkable-down', { kind: 'face', id: f }, () => `walkable face ${f} faces down (normal z ${(nz / len).toFixed(4)})`);
+      else if (Math.abs(nz / len) <= 1e-6) sink.warning('bwm.face.walkable-vertical', { kind: 'face', id: f }, () => `walkable face ${f} is vertical`);
+    }
+    const dn = Math.abs(N[3 * f]! - nx / len) + Math.abs(N[3 * f + 1]! - ny / len) + Math.abs(N[3 * f + 2]! - nz / len);
+    if (!(dn < 1e-3)) sink.error('bwm.face.normal', { kind: 'face', id: f }, () => `face ${f}: stored normal (${N[3 * f]}, ${N[3 * f + 1]}, ${N[3 * f + 2]}) does not match its winding`);
+    const d = -(N[3 * f]! * P[3 * a]! + N[3 * f + 1]! * P[3 * a + 1]! + N[3 * f + 2]! * P[3 * a + 2]!);
+    if (!(Math.abs(d - D[f]!) < 1e-2)) sink.error('bwm.face.plane', { kind: 'face', id: f }, () => `face ${f}: stored planar distance ${D[f]} should be ${d}`);
+  }
+
+  const model = buildFaceAdjacency(doc.faces, vertexCount);
+  for (const e of model.nonManifold) {
+    sink.error('bwm.edge.non-manifold', { kind: 'face', id: e.faces[0]! }, () => `the edge between vertices ${e.a} and ${e.b} is shared by ${e.faces.length} faces (${e.faces.join(', ')})`);
+  }
+
+  if (isArea) validateWalkTables(doc, walkableCount, P, sink);
+  else if (doc.adjacency.length + doc.edgeIndex.length + doc.perimeters.length + doc.aabb.length > 0) {
+    sink.warning('bwm.object.tables', undefined, () => 'a placeable/door walkmesh (type 0) carries AABB or walk tables, which the game ignores');
+  }
+  if (isArea) validateAabb(doc, P, sink);
+  return sink.finish();
+}
+
+function validateWalkTables(doc: BwmDocument, walkableCount: number, P: Float32Array, sink: FindingSink): void {
+  const stored = doc.adjacency;
+  if (stored.length !== walkableCount * 3) {
+    sink.error('bwm.adjacency.count', undefined, () => `adjacency has ${stored.length / 3} rows for ${walkableCount} walkable faces`);
+  }
+  const rebuilt = computeWalkableAdjacency(doc.faces, walkableCount, doc.vertices.length / 3);
+  const rows = Math.min(stored.length, rebuilt.length);
+  for (let s = 0; s < rows; s++) {
+    if (stored[s] !== rebuilt[s]) {
+      sink.error('bwm.adjacency.mismatch', { kind: 'edge', id: s }, () => `${edgeName(s)}: stored adjacency ${stored[s]} but the geometry gives ${rebuilt[s]}${stored[s]! >= 0 ? ` (${edgeName(stored[s]!)})` : ''}`);
+    }
+  }
+  const slots = doc.faces.length;
+  const seen = new Uint8Array(slots);
+  for (let i = 0; i < doc.edgeIndex.length; i++) {
+    const e = doc.edgeIndex[i]!;
+    if (e >= slots) {
+      sink.error('bwm.edges.index', { kind: 'edge', id: e }, () => `edge ${i} has index ${e}, past the ${slots} face edges (a writer bug such as face*6 + edge)`);
+      continue;
+    }
+    if (seen[e]) sink.error('bwm.edges.duplicate', { kind: 'edge', id: e }, () => `${edgeName(e)} is listed twice in the edge table`);
+    seen[e] = 1;
+    if (e >= rebuilt.length || rebuilt[e] !== NO_ADJACENT) {
+      sink.error('bwm.edges.not-perimeter', { kind: 'edge', id: e }, () => `${edgeName(e)} is in the edge table but is not a walkable border edge`);
+      if (doc.edgeTransition[i] !== NO_TRANSITION) sink.error('bwm.transition.nowhere', { kind: 'edge', id: e }, () => `${edgeName(e)} carries transition ${doc.edgeTransition[i]} but is not a perimeter edge`);
+    }
+    if (doc.edgeTransition[i]! < NO_TRANSITION) sink.error('bwm.transition.value', { kind: 'edge', id: e }, () => `${edgeName(e)} has transition ${doc.edgeTransition[i]}, not a room index or -1`);
+  }
+  for (let s = 0; s < rebuilt.length; s++) {
+    if (rebuilt[s] === NO_ADJACENT && !seen[s]) sink.error('bwm.edges.missing', { kind: 'edge', id: s }, () => `${edgeName(s)} is a walkable border edge missing from the edge table`);
+  }
+  const walk = walkPerimeters(rebuilt);
+  if (doc.perimeters.length === 0 && doc.edgeIndex.length > 0) {
+    sink.error('bwm.perimeters.missing', undefined, () => `${doc.edgeIndex.length} perimeter edges but a perimeter count of 0 (a PyKotor-fork writer bug); the game needs ${walk.perimeters.length} loop(s)`);
+  } else {
+    let previous = 0;
+    for (let i = 0; i < doc.perimeters.length; i++) {
+      const p = doc.perimeters[i]!;
+      if (p <= previous || p > doc.edgeIndex.length) sink.error('bwm.perimeters.order', undefined, () => `perimeter ${i} ends at ${p}, after ${previous} and within ${doc.edgeIndex.length} edges expected`);
+      previous = p;
+    }
+    if (doc.perimeters.length > 0 && previous !== doc.edgeIndex.length) sink.error('bwm.perimeters.last', undefined, () => `the last perimeter ends at ${previous}, not at the edge count ${doc.edgeIndex.length}`);
+  }
+  findDuplicateVertexSeams(doc, rebuilt, P, sink);
+}
+
+/** Walkable border edges whose endpoints coincide in position with another border edge: duplicate vertices that keep the two faces unlinked. */
+function findDuplicateVertexSeams(doc: BwmDocument, adjacency: Int32Array, P: Float32Array, sink: FindingSink): void {
+  const byPosition = new Map<string, number>();
+  const pos = (v: number): string => `${P[3 * v]},${P[3 * v + 1]},${P[3 * v + 2]}`;
+  for (let s = 0; s < adjacency.length; s++) {
+    if (adjacency[s] !== NO_ADJACENT) continue;
+    const f = (s / 3) | 0;
+    const e = s - 3 * f;
+    const a = doc.faces[s]!, b = doc.faces[3 * f + (e === 2 ? 0 : e + 1)]!;
+    const twin = byPosition.get(`${pos(b)}|${pos(a)}`);
+    if (twin !== undefined) {
+      sink.warning('bwm.vertex.duplicate-seam', { kind: 'edge', id: s }, () => `${edgeName(s)} and ${edgeName(twin)} meet at the same positions through different (duplicate) vertices, so they are not adjacent`);
+    } else byPosition.set(`${pos(a)}|${pos(b)}`, s);
+  }
+}
+
+function validateAabb(doc: BwmDocument, P: Float32Array, sink: FindingSink): void {
+  const faces = doc.faces.length / 3;
+  const nodes = doc.aabb.length / AABB_NODE_WORDS;
+  const W = doc.aabb;
+  const B = floatsOf(W);
+  if (nodes !== (faces > 0 ? 2 * faces - 1 : 0)) sink.error('bwm.aabb.count', undefined, () => `the AABB tree has ${nodes} nodes; ${faces} faces need ${2 * faces - 1}`);
+  if (doc.aabbRoot !== 0) sink.warning('bwm.aabb.root', undefined, () => `header 0x6C (AABB root) is ${doc.aabbRoot}; every known file has 0`);
+  const parents = new Uint32Array(nodes);
+  const leafOf = new Int32Array(faces).fill(-1);
+  for (let k = 0; k < nodes; k++) {
+    const o = k * AABB_NODE_WORDS;
+    for (let ax = 0; ax < 3; ax++) {
+      if (!(B[o + ax]! <= B[o + 3 + ax]!)) { sink.error('bwm.aabb.inverted', undefined, () => `AABB node ${k}: min ${'xyz'[ax]} ${B[o + ax]} exceeds max ${B[o + 3 + ax]}`); break; }
+    }
+    if (W[o + 7] !== AABB_UNKNOWN_VALUE) sink.warning('bwm.aabb.unknown', undefined, () => `AABB node ${k}: the field that is always 4 holds ${W[o + 7]}`);
+    if (!VALID_PLANES.has(W[o + 8]!)) sink.error('bwm.aabb.plane', undefined, () => `AABB node ${k}: plane ${W[o + 8]} is not one of 0, 1, 2, 4, 8, 16, 32`);
+    const face = W[o + 6]! | 0;
+    if (face >= 0) {
+      if (face >= faces) { sink.error('bwm.aabb.face', undefined, () => `AABB leaf ${k} names face ${face} of ${faces}`); continue; }
+      if (leafOf[face]! >= 0) sink.error('bwm.aabb.face-twice', { kind: 'face', id: face }, () => `face ${face} is in AABB leaves ${leafOf[face]} and ${k}`);
+      leafOf[face] = k;
+      for (let i = 0; i < 3; i++) {
+        const v = doc.faces[3 * face + i]!;
+        for (let ax = 0; ax < 3; ax++) {
+          const c = P[3 * v + ax]!;
+          if (c < B[o + ax]! || c > B[o + 3 + ax]!) { sink.error('bwm.aabb.leaf-box', { kind: 'face', id: face }, () => `AABB leaf ${k}: face ${face} vertex ${v} lies outside its box`); i = 3; break; }
+        }
+      }
+      continue;
+    }
+    for (const c of [W[o + 9]!, W[o + 10]!]) {
+      if (c === AABB_NO_CHILD || c >= nodes || c === 0) { sink.error('bwm.aabb.child', undefined, () => `AABB node ${k}: child ${c === AABB_NO_CHILD ? -1 : c} is not a node index (0-based, 1..${nodes - 1})`); continue; }
+      parents[c]!++;
+      const co = c * AABB_NODE_WORDS;
+      for (let ax = 0; ax < 3; ax++) {
+        if (B[co + ax]! < B[o + ax]! || B[co + 3 + ax]! > B[o + 3 + ax]!) { sink.error('bwm.aabb.child-box', undefined, () => `AABB node ${c} is not inside its parent ${k}`); break; }
+      }
+    }
+  }
+  for (let k = 1; k < nodes; k++) if (parents[k] !== 1) sink.error('bwm.aabb.parents', undefined, () => `AABB node ${k} has ${parents[k]} parents, not 1`);
+  for (let f = 0; f < faces && nodes > 0; f++) if (leafOf[f]! < 0) sink.error('bwm.aabb.face-missing', { kind: 'face', id: f }, () => `face ${f} is in no AABB leaf`);
+}
+
+export interface BwmRoom {
+  /** The room's index in the LYT (what transitions name). */
+  index: number;
+  doc: BwmDocument;
+}
+
+/**
+ * Seams between the rooms of an area (spec §7.2): a transition to a room that does not
+ * exist, or with no edge in the other room carrying the reverse transition between the same
+ * XY endpoints (the engine's exact XY match), is reported naming the face and edge.
+ */
+export function validateBwmSeams(rooms: readonly BwmRoom[]): Finding[] {
+  const sink = new FindingSink();
+  const byIndex = new Map(rooms.map((r) => [r.index, r]));
+  const seamKey = (from: number, to: number, doc: BwmDocument, slot: number): string => {
+    const P = floatsOf(doc.vertices);
+    const f = (slot / 3) | 0;
+    const e = slot - 3 * f;
+    const a = doc.faces[slot]!, b = doc.faces[3 * f + (e === 2 ? 0 : e + 1)]!;
+    const ka = `${P[3 * a]},${P[3 * a + 1]}`, kb = `${P[3 * b]},${P[3 * b + 1]}`;
+    return `${from}>${to}:${ka < kb ? `${ka}|${kb}` : `${kb}|${ka}`}`;
+  };
+  const keys = new Set<string>();
+  for (const r of rooms) {
+    for (let i = 0; i < r.doc.edgeIndex.length; i++) {
+      const t = r.doc.edgeTransition[i]!;
+      if (t !== NO_TRANSITION && r.doc.edgeIndex[i]! < r.doc.faces.length) keys.add(seamKey(r.index, t, r.doc, r.doc.edgeIndex[i]!));
+    }
+  }
+  for (const r of rooms) {
+    for (let i = 0; i < r.doc.edgeIndex.length; i++) {
+      const t = r.doc.edgeTransition[i]!;
+      const slot = r.doc.edgeIndex[i]!;
+      if (t === NO_TRANSITION || slot >= r.doc.faces.length) continue;
+      if (!byIndex.has(t)) sink.error('bwm.transition.dangling', { kind: 'edge', id: slot }, () => `room ${r.index} ${edgeName(slot)}: transition to room ${t}, which the layout does not have`);
+      else if (!keys.has(seamKey(t, r.index, r.doc, slot))) sink.error('bwm.transition.one-way', { kind: 'edge', id: slot }, () => `room ${r.index} ${edgeName(slot)}: transition to room ${t}, but room ${t} has no edge at the same XY leading back to room ${r.index}`);
+    }
+  }
+  return sink.finish();
+}

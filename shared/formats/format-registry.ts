@@ -4,10 +4,9 @@ import { trxFormat } from './nwn2/trx-format';
 import { mdbFormat } from './nwn2/mdb-format';
 import { bwmFormat } from './kotor/bwm-format';
 import { lytFormat } from './kotor/lyt-format';
-import { pluginFormat } from './skyrim/plugin-format';
 
 /** Every format Walkbench reads; later games add their handlers here. */
-export const formatHandlers: readonly FormatHandler<unknown>[] = [navFormat, trxFormat, mdbFormat, bwmFormat, lytFormat, pluginFormat];
+export const formatHandlers: readonly FormatHandler<unknown>[] = [navFormat, trxFormat, mdbFormat, bwmFormat, lytFormat];
 
 function extensionOf(fileName: string): string {
   const base = fileName.replace(/^.*[\\/]/, '');

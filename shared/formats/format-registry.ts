@@ -4,9 +4,10 @@ import { trxFormat } from './nwn2/trx-format';
 import { mdbFormat } from './nwn2/mdb-format';
 import { bwmFormat } from './kotor/bwm-format';
 import { lytFormat } from './kotor/lyt-format';
+import { pluginFormat } from './skyrim/plugin-format';
 
 /** Every format Walkbench reads; later games add their handlers here. */
-export const formatHandlers: readonly FormatHandler<unknown>[] = [navFormat, trxFormat, mdbFormat, bwmFormat, lytFormat];
+export const formatHandlers: readonly FormatHandler<unknown>[] = [navFormat, trxFormat, mdbFormat, bwmFormat, lytFormat, pluginFormat];
 
 function extensionOf(fileName: string): string {
   const base = fileName.replace(/^.*[\\/]/, '');

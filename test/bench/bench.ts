@@ -8,6 +8,7 @@ import type { BenchGroup, BenchSuite } from './bench-suite';
 import { benchSuites } from './bench-suites';
 import { runNwn2BakeBench } from './nwn2-bake-bench';
 import { runKotorDeriveBench } from './kotor-bench';
+import { runProjectBench } from './project-bench';
 import { bufferBytes, collectGarbage, heapAndBuffers, peakRss, timePasses } from './measure';
 import { renderTable, type Column } from './text-table';
 
@@ -168,4 +169,9 @@ if (opts.suite === undefined || 'nwn2 bake'.includes(opts.suite)) {
 if (opts.suite === undefined || 'kotor derive'.includes(opts.suite)) {
   process.stdout.write('\n');
   runKotorDeriveBench();
+}
+
+if (opts.suite === undefined || 'project'.includes(opts.suite)) {
+  process.stdout.write('\n');
+  runProjectBench();
 }

@@ -1,0 +1,130 @@
+import path from 'node:path';
+import type { GameId } from '../../../shared/model/walkmesh';
+import { FileAccessError } from '../../services/file-access';
+import { ProjectFileError } from '../../services/project/project-file-error';
+import { importSources, type ImportProgress } from '../../services/project/project-import';
+import { ProjectStore } from '../../services/project/project-store';
+import { gameIds } from '../../services/project/project-types';
+import { ExitCode, parseArgs, UsageError, type CliIo } from '../cli-io';
+
+export const projectUsage =
+  'walkbench project create PROJECT --game nwn2|kotor|skyrim|source [--name NAME] [--game-folder DIR]… | ' +
+  'project info PROJECT [--json] | project import PROJECT SOURCE… [--module NAME] [--json]   the project file';
+
+/** Progress lines at most this often, so a long import shows life without flooding. */
+const PROGRESS_INTERVAL_MS = 500;
+
+function megabytes(n: number): string {
+  return `${(n / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+function withStore<T>(file: string, fn: (store: ProjectStore) => T): T {
+  const store = ProjectStore.open(file);
+  try {
+    return fn(store);
+  } finally {
+    store.close();
+  }
+}
+
+function create(argv: readonly string[], io: CliIo): number {
+  const args = parseArgs(argv, ['game', 'name'], ['json'], ['game-folder']);
+  const [file, ...extra] = args.positional;
+  if (file === undefined || extra.length > 0) throw new UsageError('project create needs exactly one PROJECT file');
+  const game = args.flags.get('game');
+  const known = gameIds.find((g) => g === game);
+  if (typeof game !== 'string' || !known) throw new UsageError(`--game must be one of ${gameIds.join(', ')}`);
+  const nameFlag = args.flags.get('name');
+  const name = typeof nameFlag === 'string' ? nameFlag : path.basename(file).replace(/\.[^.]*$/, '');
+  const store = ProjectStore.create(file, { name, game: known satisfies GameId });
+  try {
+    for (const folder of args.lists.get('game-folder') ?? []) store.addGameFolder(path.resolve(folder));
+    const info = store.info();
+    if (args.flags.has('json')) io.out(`${JSON.stringify({ file, ...info, gameFolders: store.listGameFolders() }, null, 2)}\n`);
+    else io.out(`${file}: created project "${info.name}" for ${info.game} (schema version ${info.schemaVersion})\n`);
+  } finally {
+    store.close();
+  }
+  return ExitCode.ok;
+}
+
+function info(argv: readonly string[], io: CliIo): number {
+  const args = parseArgs(argv, [], ['json']);
+  const [file, ...extra] = args.positional;
+  if (file === undefined || extra.length > 0) throw new UsageError('project info needs exactly one PROJECT file');
+  return withStore(file, (store) => {
+    const project = store.info();
+    const counts = store.counts();
+    const modules = store.listModules();
+    const kinds: Record<string, number> = {};
+    for (const f of store.listFiles()) kinds[f.kind] = (kinds[f.kind] ?? 0) + 1;
+    const folders = store.listGameFolders();
+    if (args.flags.has('json')) {
+      io.out(`${JSON.stringify({ file, ...project, gameFolders: folders, counts, kinds, modules }, null, 2)}\n`);
+      return ExitCode.ok;
+    }
+    io.out(`${file}: project "${project.name}" for ${project.game}, schema version ${project.schemaVersion}, created ${project.createdAt}\n`);
+    for (const f of folders) io.out(`  ${f.role} folder: ${f.path}\n`);
+    io.out(`  ${counts.files} files (${megabytes(counts.bytes)}), ${counts.edits} edited, ${counts.bakes} bakes, ${counts.history} history steps, ${counts.exports} exports\n`);
+    const byKind = Object.entries(kinds).map(([k, n]) => `${k} ${n}`).join(', ');
+    if (byKind) io.out(`  ${byKind}\n`);
+    for (const m of modules) io.out(`  module ${m.name}: ${m.fileCount} files, ${megabytes(m.totalSize)}\n`);
+    return ExitCode.ok;
+  });
+}
+
+async function importCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const args = parseArgs(argv, ['module'], ['json']);
+  const [file, ...sources] = args.positional;
+  if (file === undefined || sources.length === 0) throw new UsageError('project import needs a PROJECT and at least one SOURCE');
+  const json = args.flags.has('json');
+  const moduleFlag = args.flags.get('module');
+  if (moduleFlag === '') throw new UsageError('--module needs a name');
+  const store = ProjectStore.open(file);
+  try {
+    let last = 0;
+    const onProgress = (p: ImportProgress) => {
+      const t = Date.now();
+      if (json || (t - last < PROGRESS_INTERVAL_MS && p.done < p.total)) return;
+      last = t;
+      io.err(`import: ${p.done}/${p.total} files, ${megabytes(p.bytes)}\n`);
+    };
+    const report = await importSources(store, sources, { module: typeof moduleFlag === 'string' ? moduleFlag : undefined, onProgress });
+    if (json) {
+      io.out(`${JSON.stringify({ project: file, counts: report.counts, files: report.files }, null, 2)}\n`);
+    } else {
+      for (const f of report.files) {
+        if (f.status === 'added' || f.status === 'changed') io.out(`${f.status} ${f.module}/${f.name} (${f.kind})\n`);
+        else if (f.status === 'skipped') io.out(`skipped ${f.path}: ${f.reason}\n`);
+      }
+      const c = report.counts;
+      io.out(`${file}: ${c.added} added, ${c.changed} changed, ${c.unchanged} unchanged, ${c.skipped} skipped\n`);
+    }
+  } finally {
+    store.close();
+  }
+  return ExitCode.ok;
+}
+
+/** `walkbench project …`: create a project file, show what it holds, import into it. */
+export async function projectCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const [sub, ...rest] = argv;
+  try {
+    switch (sub) {
+      case 'create':
+        return create(rest, io);
+      case 'info':
+        return info(rest, io);
+      case 'import':
+        return await importCommand(rest, io);
+      default:
+        throw new UsageError(sub === undefined ? 'project needs a subcommand: create, info or import' : `unknown project subcommand "${sub}"`);
+    }
+  } catch (e) {
+    if (e instanceof ProjectFileError || e instanceof FileAccessError) {
+      io.err(`walkbench: ${e.message}\n`);
+      return ExitCode.failed;
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * The project file's tables, one entry per schema version. Entry `n` (1-based) takes a
+ * file from version n-1 to version n; a shipped entry is never edited, only followed by a
+ * new one, because users' project files were written by it.
+ *
+ * Bulk bytes (file contents, edits, bake outputs) live in their own tables keyed by the
+ * row they belong to, so listing files or bakes never reads a blob page.
+ */
+export const schemaSteps: readonly string[] = [
+  // 1: the project, its game folders, modules, areas, and their files with content hashes.
+  `
+  CREATE TABLE project (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    name TEXT NOT NULL,
+    game TEXT NOT NULL CHECK (game IN ('nwn2', 'kotor', 'skyrim', 'source')),
+    created_at TEXT NOT NULL
+  );
+  CREATE TABLE game_folders (
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL UNIQUE,
+    role TEXT NOT NULL DEFAULT 'game'
+  );
+  CREATE TABLE modules (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    name_key TEXT NOT NULL UNIQUE
+  );
+  CREATE TABLE areas (
+    id INTEGER PRIMARY KEY,
+    module_id INTEGER NOT NULL REFERENCES modules(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    name_key TEXT NOT NULL,
+    UNIQUE (module_id, name_key)
+  );
+  CREATE TABLE files (
+    id INTEGER PRIMARY KEY,
+    module_id INTEGER NOT NULL REFERENCES modules(id) ON DELETE CASCADE,
+    area_id INTEGER REFERENCES areas(id) ON DELETE SET NULL,
+    kind TEXT NOT NULL,
+    name TEXT NOT NULL,
+    name_key TEXT NOT NULL,
+    format TEXT,
+    size INTEGER NOT NULL CHECK (size >= 0),
+    sha256 TEXT NOT NULL CHECK (length(sha256) = 64),
+    source_path TEXT,
+    updated_at TEXT NOT NULL,
+    UNIQUE (module_id, name_key)
+  );
+  CREATE INDEX files_area ON files(area_id);
+  CREATE TABLE file_content (
+    file_id INTEGER PRIMARY KEY REFERENCES files(id) ON DELETE CASCADE,
+    bytes BLOB NOT NULL
+  );
+  CREATE TABLE edits (
+    file_id INTEGER PRIMARY KEY REFERENCES files(id) ON DELETE CASCADE,
+    base_sha256 TEXT NOT NULL CHECK (length(base_sha256) = 64),
+    sha256 TEXT NOT NULL CHECK (length(sha256) = 64),
+    size INTEGER NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE TABLE edit_content (
+    file_id INTEGER PRIMARY KEY REFERENCES edits(file_id) ON DELETE CASCADE,
+    bytes BLOB NOT NULL
+  );
+  `,
+  // 2: bake results keyed by what they were baked from, the edit history, the export log.
+  `
+  CREATE TABLE bake_results (
+    id INTEGER PRIMARY KEY,
+    input_hash TEXT NOT NULL UNIQUE CHECK (length(input_hash) = 64),
+    baker_id TEXT NOT NULL,
+    baker_version TEXT NOT NULL,
+    inputs_json TEXT NOT NULL,
+    output_format TEXT NOT NULL,
+    output_sha256 TEXT NOT NULL,
+    output_size INTEGER NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE TABLE bake_outputs (
+    bake_id INTEGER PRIMARY KEY REFERENCES bake_results(id) ON DELETE CASCADE,
+    bytes BLOB NOT NULL
+  );
+  CREATE TABLE history (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    label TEXT NOT NULL,
+    command_json TEXT NOT NULL,
+    inverse_json TEXT NOT NULL,
+    command_blob BLOB,
+    inverse_blob BLOB,
+    undone INTEGER NOT NULL DEFAULT 0 CHECK (undone IN (0, 1)),
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX history_undone ON history(undone, seq);
+  CREATE TABLE export_log (
+    id INTEGER PRIMARY KEY,
+    at TEXT NOT NULL,
+    target_path TEXT NOT NULL,
+    format TEXT NOT NULL,
+    file_id INTEGER REFERENCES files(id) ON DELETE SET NULL,
+    bake_id INTEGER REFERENCES bake_results(id) ON DELETE SET NULL,
+    sha256 TEXT NOT NULL,
+    size INTEGER NOT NULL
+  );
+  `,
+];
+
+/** The schema version this build writes. */
+export const latestSchemaVersion = schemaSteps.length;

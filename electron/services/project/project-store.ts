@@ -1,0 +1,391 @@
+import type Database from 'better-sqlite3';
+import type { GameId } from '../../../shared/model/walkmesh';
+import { bakeInputHash, contentHash, type BakeSpec } from './content-hash';
+import { openProjectDatabase } from './project-database';
+import { ProjectFileError } from './project-file-error';
+import { schemaVersionOf } from './project-migrations';
+import {
+  fileKinds,
+  gameIds,
+  type BakeRecord,
+  type ExportEntry,
+  type FileKind,
+  type FileRecord,
+  type GameFolder,
+  type HistoryCommand,
+  type HistoryStep,
+  type HistorySummary,
+  type ModuleSummary,
+  type ProjectInfo,
+  type SavedEdit,
+  type UpsertFileInput,
+  type UpsertResult,
+} from './project-types';
+
+/** Names compare without case, as the games' resource names do. */
+export function nameKey(name: string): string {
+  return name.normalize('NFC').toLowerCase();
+}
+
+const now = () => new Date().toISOString();
+
+function bytesOf(blob: unknown): Uint8Array {
+  if (!(blob instanceof Uint8Array)) throw new TypeError('project file: expected a blob');
+  return new Uint8Array(blob.buffer, blob.byteOffset, blob.byteLength);
+}
+
+function toJson(value: unknown, what: string): string {
+  const text = JSON.stringify(value);
+  if (text === undefined) throw new TypeError(`${what} is not JSON-serialisable`);
+  return text;
+}
+
+function checkGame(game: string): GameId {
+  const found = gameIds.find((g) => g === game);
+  if (!found) throw new RangeError(`unknown game "${game}" (one of ${gameIds.join(', ')})`);
+  return found;
+}
+
+function checkKind(kind: string): FileKind {
+  const found = fileKinds.find((k) => k === kind);
+  if (!found) throw new RangeError(`unknown file kind "${kind}"`);
+  return found;
+}
+
+interface FileRow {
+  id: number;
+  module: string;
+  area: string | null;
+  kind: string;
+  name: string;
+  format: string | null;
+  size: number;
+  sha256: string;
+  source_path: string | null;
+  updated_at: string;
+  edit_base: string | null;
+}
+
+interface BakeRow {
+  id: number;
+  input_hash: string;
+  baker_id: string;
+  baker_version: string;
+  inputs_json: string;
+  output_format: string;
+  output_sha256: string;
+  output_size: number;
+  created_at: string;
+}
+
+const fileColumns = `
+  f.id, m.name AS module, a.name AS area, f.kind, f.name, f.format, f.size, f.sha256,
+  f.source_path, f.updated_at, e.base_sha256 AS edit_base
+  FROM files f JOIN modules m ON m.id = f.module_id
+  LEFT JOIN areas a ON a.id = f.area_id
+  LEFT JOIN edits e ON e.file_id = f.id`;
+
+function fileRecord(r: FileRow): FileRecord {
+  return {
+    id: r.id,
+    module: r.module,
+    area: r.area,
+    kind: checkKind(r.kind),
+    name: r.name,
+    format: r.format,
+    size: r.size,
+    sha256: r.sha256,
+    sourcePath: r.source_path,
+    updatedAt: r.updated_at,
+    edited: r.edit_base !== null,
+    editStale: r.edit_base !== null && r.edit_base !== r.sha256,
+  };
+}
+
+function bakeRecord(r: BakeRow): BakeRecord {
+  return {
+    id: r.id,
+    inputHash: r.input_hash,
+    bakerId: r.baker_id,
+    bakerVersion: r.baker_version,
+    inputs: JSON.parse(r.inputs_json) as BakeRecord['inputs'],
+    outputFormat: r.output_format,
+    outputSha256: r.output_sha256,
+    outputSize: r.output_size,
+    createdAt: r.created_at,
+  };
+}
+
+/**
+ * A project file, open. Every method commits as it goes (there is no "save"): a change
+ * is in the file when the call returns. `transaction` groups many changes into one
+ * commit when they must land together or when there are many (an import).
+ */
+export class ProjectStore {
+  private constructor(
+    readonly file: string,
+    private readonly db: Database.Database,
+  ) {}
+
+  static create(file: string, project: { name: string; game: GameId }): ProjectStore {
+    const game = checkGame(project.game);
+    const db = openProjectDatabase(file, {
+      create: true,
+      initialise: (d) => void d.prepare('INSERT INTO project (id, name, game, created_at) VALUES (1, ?, ?, ?)').run(project.name, game, now()),
+    });
+    return new ProjectStore(file, db);
+  }
+
+  static open(file: string): ProjectStore {
+    return new ProjectStore(file, openProjectDatabase(file));
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  /** Runs `fn` as one commit: all of its changes land, or none. Nests. */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate();
+  }
+
+  info(): ProjectInfo {
+    const row = this.db.prepare('SELECT name, game, created_at FROM project WHERE id = 1').get() as
+      | { name: string; game: string; created_at: string }
+      | undefined;
+    if (!row) throw new ProjectFileError(this.file, 'is damaged: it has no project record');
+    return { name: row.name, game: checkGame(row.game), createdAt: row.created_at, schemaVersion: schemaVersionOf(this.db) };
+  }
+
+  setGame(game: GameId): void {
+    this.db.prepare('UPDATE project SET game = ? WHERE id = 1').run(checkGame(game));
+  }
+
+  addGameFolder(folder: string, role = 'game'): void {
+    this.db.prepare('INSERT INTO game_folders (path, role) VALUES (?, ?) ON CONFLICT (path) DO UPDATE SET role = excluded.role').run(folder, role);
+  }
+
+  listGameFolders(): GameFolder[] {
+    return this.db.prepare('SELECT path, role FROM game_folders ORDER BY id').all() as GameFolder[];
+  }
+
+  listModules(): ModuleSummary[] {
+    return this.db
+      .prepare(
+        `SELECT m.id, m.name, count(f.id) AS fileCount, coalesce(sum(f.size), 0) AS totalSize
+         FROM modules m LEFT JOIN files f ON f.module_id = m.id GROUP BY m.id ORDER BY m.name_key`,
+      )
+      .all() as ModuleSummary[];
+  }
+
+  private ensureModule(name: string): number {
+    this.db.prepare('INSERT INTO modules (name, name_key) VALUES (?, ?) ON CONFLICT (name_key) DO NOTHING').run(name, nameKey(name));
+    return (this.db.prepare('SELECT id FROM modules WHERE name_key = ?').get(nameKey(name)) as { id: number }).id;
+  }
+
+  private ensureArea(moduleId: number, name: string): number {
+    this.db
+      .prepare('INSERT INTO areas (module_id, name, name_key) VALUES (?, ?, ?) ON CONFLICT (module_id, name_key) DO NOTHING')
+      .run(moduleId, name, nameKey(name));
+    return (this.db.prepare('SELECT id FROM areas WHERE module_id = ? AND name_key = ?').get(moduleId, nameKey(name)) as { id: number }).id;
+  }
+
+  /**
+   * Adds a file to a module, or replaces its bytes when they differ from what the project
+   * holds (names compare without case, the stored name takes the new spelling). Edits of
+   * the file are kept; `editStale` then tells they were made on the old bytes.
+   */
+  upsertFile(input: UpsertFileInput): UpsertResult {
+    const kind = checkKind(input.kind);
+    if (input.name === '' || input.module === '') throw new RangeError('a project file needs a module and a name');
+    const sha256 = contentHash(input.bytes);
+    return this.transaction(() => {
+      const moduleId = this.ensureModule(input.module);
+      const existing = this.db
+        .prepare('SELECT id, sha256, name, kind, format, area_id, source_path FROM files WHERE module_id = ? AND name_key = ?')
+        .get(moduleId, nameKey(input.name)) as
+        | { id: number; sha256: string; name: string; kind: string; format: string | null; area_id: number | null; source_path: string | null }
+        | undefined;
+      // Left out (undefined), the area and the source path stay as they are; null clears them.
+      const areaId = input.area ? this.ensureArea(moduleId, input.area) : input.area === undefined && existing ? existing.area_id : null;
+      const format = input.format !== undefined ? input.format : (existing?.format ?? null);
+      const sourcePath = input.sourcePath !== undefined ? input.sourcePath : (existing?.source_path ?? null);
+      if (!existing) {
+        const id = Number(
+          this.db
+            .prepare(
+              `INSERT INTO files (module_id, area_id, kind, name, name_key, format, size, sha256, source_path, updated_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            )
+            .run(moduleId, areaId, kind, input.name, nameKey(input.name), format, input.bytes.length, sha256, sourcePath, now()).lastInsertRowid,
+        );
+        this.db.prepare('INSERT INTO file_content (file_id, bytes) VALUES (?, ?)').run(id, input.bytes);
+        return { status: 'added', fileId: id, sha256 };
+      }
+      const sameBytes = existing.sha256 === sha256;
+      const sameMeta =
+        existing.name === input.name && existing.kind === kind && existing.format === format && existing.area_id === areaId && existing.source_path === sourcePath;
+      if (sameBytes && sameMeta) return { status: 'unchanged', fileId: existing.id, sha256 };
+      this.db
+        .prepare('UPDATE files SET area_id = ?, kind = ?, name = ?, format = ?, size = ?, sha256 = ?, source_path = ?, updated_at = ? WHERE id = ?')
+        .run(areaId, kind, input.name, format, input.bytes.length, sha256, sourcePath, now(), existing.id);
+      if (!sameBytes) this.db.prepare('UPDATE file_content SET bytes = ? WHERE file_id = ?').run(input.bytes, existing.id);
+      return { status: sameBytes ? 'unchanged' : 'changed', fileId: existing.id, sha256 };
+    });
+  }
+
+  /** Metadata of the files, by module then name; reads no file bytes. */
+  listFiles(filter: { module?: string; kind?: FileKind } = {}): FileRecord[] {
+    const where: string[] = [];
+    const params: string[] = [];
+    if (filter.module !== undefined) {
+      where.push('m.name_key = ?');
+      params.push(nameKey(filter.module));
+    }
+    if (filter.kind !== undefined) {
+      where.push('f.kind = ?');
+      params.push(checkKind(filter.kind));
+    }
+    const sql = `SELECT ${fileColumns} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY m.name_key, f.name_key`;
+    return (this.db.prepare(sql).all(...params) as FileRow[]).map(fileRecord);
+  }
+
+  findFile(module: string, name: string): FileRecord | undefined {
+    const row = this.db.prepare(`SELECT ${fileColumns} WHERE m.name_key = ? AND f.name_key = ?`).get(nameKey(module), nameKey(name)) as FileRow | undefined;
+    return row && fileRecord(row);
+  }
+
+  loadFileBytes(fileId: number): Uint8Array {
+    const row = this.db.prepare('SELECT bytes FROM file_content WHERE file_id = ?').get(fileId) as { bytes: unknown } | undefined;
+    if (!row) throw new RangeError(`${this.file}: no file with id ${fileId}`);
+    return bytesOf(row.bytes);
+  }
+
+  /** Saves the model's edited bytes of a file, made on the bytes the file holds now. */
+  saveEdit(fileId: number, bytes: Uint8Array): void {
+    this.transaction(() => {
+      const file = this.db.prepare('SELECT sha256 FROM files WHERE id = ?').get(fileId) as { sha256: string } | undefined;
+      if (!file) throw new RangeError(`${this.file}: no file with id ${fileId}`);
+      this.db
+        .prepare(
+          `INSERT INTO edits (file_id, base_sha256, sha256, size, updated_at) VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT (file_id) DO UPDATE SET base_sha256 = excluded.base_sha256, sha256 = excluded.sha256, size = excluded.size, updated_at = excluded.updated_at`,
+        )
+        .run(fileId, file.sha256, contentHash(bytes), bytes.length, now());
+      this.db.prepare('INSERT INTO edit_content (file_id, bytes) VALUES (?, ?) ON CONFLICT (file_id) DO UPDATE SET bytes = excluded.bytes').run(fileId, bytes);
+    });
+  }
+
+  loadEdit(fileId: number): SavedEdit | undefined {
+    const row = this.db
+      .prepare('SELECT e.base_sha256, e.sha256, c.bytes FROM edits e JOIN edit_content c ON c.file_id = e.file_id WHERE e.file_id = ?')
+      .get(fileId) as { base_sha256: string; sha256: string; bytes: unknown } | undefined;
+    return row && { baseSha256: row.base_sha256, sha256: row.sha256, bytes: bytesOf(row.bytes) };
+  }
+
+  discardEdit(fileId: number): void {
+    this.db.prepare('DELETE FROM edits WHERE file_id = ?').run(fileId);
+  }
+
+  /** Stores a bake's output under the hash of exactly what it was baked from. */
+  recordBake(spec: BakeSpec & { outputFormat: string; output: Uint8Array }): BakeRecord {
+    const inputHash = bakeInputHash(spec);
+    const inputs = spec.inputs.map((i) => ({ name: i.name, sha256: i.sha256 }));
+    this.transaction(() => {
+      this.db.prepare('DELETE FROM bake_results WHERE input_hash = ?').run(inputHash);
+      const id = this.db
+        .prepare(
+          `INSERT INTO bake_results (input_hash, baker_id, baker_version, inputs_json, output_format, output_sha256, output_size, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(inputHash, spec.bakerId, spec.bakerVersion, JSON.stringify(inputs), spec.outputFormat, contentHash(spec.output), spec.output.length, now()).lastInsertRowid;
+      this.db.prepare('INSERT INTO bake_outputs (bake_id, bytes) VALUES (?, ?)').run(id, spec.output);
+    });
+    return this.lookupBake(inputHash)!;
+  }
+
+  /** The bake made from exactly these inputs by this baker version, if there is one. */
+  lookupBake(inputHashOrSpec: string | BakeSpec): BakeRecord | undefined {
+    const inputHash = typeof inputHashOrSpec === 'string' ? inputHashOrSpec : bakeInputHash(inputHashOrSpec);
+    const row = this.db.prepare('SELECT * FROM bake_results WHERE input_hash = ?').get(inputHash) as BakeRow | undefined;
+    return row && bakeRecord(row);
+  }
+
+  listBakes(): BakeRecord[] {
+    return (this.db.prepare('SELECT * FROM bake_results ORDER BY id').all() as BakeRow[]).map(bakeRecord);
+  }
+
+  loadBakeOutput(bakeId: number): Uint8Array {
+    const row = this.db.prepare('SELECT bytes FROM bake_outputs WHERE bake_id = ?').get(bakeId) as { bytes: unknown } | undefined;
+    if (!row) throw new RangeError(`${this.file}: no bake with id ${bakeId}`);
+    return bytesOf(row.bytes);
+  }
+
+  /** Records a command the user did; it drops the redo steps, as any editor does. */
+  pushHistory(entry: HistoryCommand): number {
+    const command = toJson(entry.command, 'history command');
+    const inverse = toJson(entry.inverse, 'history inverse');
+    return this.transaction(() => {
+      this.db.prepare('DELETE FROM history WHERE undone = 1').run();
+      return Number(
+        this.db
+          .prepare('INSERT INTO history (label, command_json, inverse_json, command_blob, inverse_blob, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+          .run(entry.label, command, inverse, entry.commandBlob ?? null, entry.inverseBlob ?? null, now()).lastInsertRowid,
+      );
+    });
+  }
+
+  /** Marks the latest done command undone and returns its inverse to apply. */
+  undo(): HistoryStep | undefined {
+    return this.transaction(() => {
+      const row = this.db.prepare('SELECT seq, label, inverse_json AS json, inverse_blob AS blob FROM history WHERE undone = 0 ORDER BY seq DESC LIMIT 1').get() as
+        | { seq: number; label: string; json: string; blob: unknown }
+        | undefined;
+      if (!row) return undefined;
+      this.db.prepare('UPDATE history SET undone = 1 WHERE seq = ?').run(row.seq);
+      return { seq: row.seq, label: row.label, apply: JSON.parse(row.json) as unknown, blob: row.blob === null ? null : bytesOf(row.blob) };
+    });
+  }
+
+  /** Marks the earliest undone command done again and returns it to apply. */
+  redo(): HistoryStep | undefined {
+    return this.transaction(() => {
+      const row = this.db.prepare('SELECT seq, label, command_json AS json, command_blob AS blob FROM history WHERE undone = 1 ORDER BY seq ASC LIMIT 1').get() as
+        | { seq: number; label: string; json: string; blob: unknown }
+        | undefined;
+      if (!row) return undefined;
+      this.db.prepare('UPDATE history SET undone = 0 WHERE seq = ?').run(row.seq);
+      return { seq: row.seq, label: row.label, apply: JSON.parse(row.json) as unknown, blob: row.blob === null ? null : bytesOf(row.blob) };
+    });
+  }
+
+  listHistory(): HistorySummary[] {
+    const rows = this.db.prepare('SELECT seq, label, undone, created_at FROM history ORDER BY seq').all() as { seq: number; label: string; undone: number; created_at: string }[];
+    return rows.map((r) => ({ seq: r.seq, label: r.label, undone: r.undone === 1, createdAt: r.created_at }));
+  }
+
+  logExport(entry: { targetPath: string; format: string; bytes: Uint8Array; fileId?: number; bakeId?: number }): number {
+    return Number(
+      this.db
+        .prepare('INSERT INTO export_log (at, target_path, format, file_id, bake_id, sha256, size) VALUES (?, ?, ?, ?, ?, ?, ?)')
+        .run(now(), entry.targetPath, entry.format, entry.fileId ?? null, entry.bakeId ?? null, contentHash(entry.bytes), entry.bytes.length).lastInsertRowid,
+    );
+  }
+
+  listExports(): ExportEntry[] {
+    return this.db
+      .prepare('SELECT id, at, target_path AS targetPath, format, file_id AS fileId, bake_id AS bakeId, sha256, size FROM export_log ORDER BY id')
+      .all() as ExportEntry[];
+  }
+
+  /** Counts for `project info`, from the metadata tables only. */
+  counts(): { files: number; bytes: number; edits: number; bakes: number; history: number; exports: number } {
+    return this.db
+      .prepare(
+        `SELECT (SELECT count(*) FROM files) AS files, (SELECT coalesce(sum(size), 0) FROM files) AS bytes,
+         (SELECT count(*) FROM edits) AS edits, (SELECT count(*) FROM bake_results) AS bakes,
+         (SELECT count(*) FROM history) AS history, (SELECT count(*) FROM export_log) AS exports`,
+      )
+      .get() as { files: number; bytes: number; edits: number; bakes: number; history: number; exports: number };
+  }
+}

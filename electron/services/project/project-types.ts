@@ -1,0 +1,117 @@
+import type { GameId } from '../../../shared/model/walkmesh';
+
+/** What a project file holds: a walkmesh, or one of the other inputs a bake reads. */
+export const fileKinds = ['walkmesh', 'trn', 'git', 'are', 'gic', 'lyt', '2da', 'mdb', 'master'] as const;
+export type FileKind = (typeof fileKinds)[number];
+
+export const gameIds: readonly GameId[] = ['nwn2', 'kotor', 'skyrim', 'source'];
+
+export interface ProjectInfo {
+  name: string;
+  game: GameId;
+  createdAt: string;
+  schemaVersion: number;
+}
+
+export interface GameFolder {
+  path: string;
+  role: string;
+}
+
+export interface ModuleSummary {
+  id: number;
+  name: string;
+  fileCount: number;
+  totalSize: number;
+}
+
+/** A file's metadata: everything a list shows, without its bytes. */
+export interface FileRecord {
+  id: number;
+  module: string;
+  area: string | null;
+  kind: FileKind;
+  name: string;
+  format: string | null;
+  size: number;
+  sha256: string;
+  sourcePath: string | null;
+  updatedAt: string;
+  /** The model has edits of this file saved in the project. */
+  edited: boolean;
+  /** The edits were made on other source bytes than the file now holds (re-imported since). */
+  editStale: boolean;
+}
+
+export interface UpsertFileInput {
+  module: string;
+  name: string;
+  kind: FileKind;
+  bytes: Uint8Array;
+  format?: string | null;
+  area?: string | null;
+  sourcePath?: string | null;
+}
+
+export type UpsertStatus = 'added' | 'changed' | 'unchanged';
+
+export interface UpsertResult {
+  status: UpsertStatus;
+  fileId: number;
+  sha256: string;
+}
+
+export interface SavedEdit {
+  baseSha256: string;
+  sha256: string;
+  bytes: Uint8Array;
+}
+
+export interface BakeRecord {
+  id: number;
+  inputHash: string;
+  bakerId: string;
+  bakerVersion: string;
+  inputs: { name: string; sha256: string }[];
+  outputFormat: string;
+  outputSha256: string;
+  outputSize: number;
+  createdAt: string;
+}
+
+export interface HistoryCommand {
+  label: string;
+  /** JSON-serialisable description of the command, and of the command that undoes it. */
+  command: unknown;
+  inverse: unknown;
+  /** Bulk data that does not belong in JSON (e.g. replaced vertex arrays). */
+  commandBlob?: Uint8Array;
+  inverseBlob?: Uint8Array;
+}
+
+export interface HistorySummary {
+  seq: number;
+  label: string;
+  undone: boolean;
+  createdAt: string;
+}
+
+/** A history entry as undo or redo hands it back: the step to apply now. */
+export interface HistoryStep {
+  seq: number;
+  label: string;
+  /** The inverse for undo, the command for redo. */
+  apply: unknown;
+  blob: Uint8Array | null;
+}
+
+export interface ExportEntry {
+  id: number;
+  at: string;
+  targetPath: string;
+  format: string;
+  fileId: number | null;
+  bakeId: number | null;
+  sha256: string;
+  size: number;
+}

@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import { readObj } from '../../../shared/formats/obj/obj-reader';
+import { writeObj } from '../../../shared/formats/obj/obj-writer';
+import { ModelMappingError } from '../../../shared/model/model-mapping-error';
+import { detectFormat } from '../../../shared/formats/format-registry';
+import { rebuildGrid } from '../../../shared/formats/skyrim/nvnm-grid';
+import { pluginFormat } from '../../../shared/formats/skyrim/plugin-format';
+import { pluginNaviEntries, pluginNavmeshes } from '../../../shared/formats/skyrim/plugin-navmeshes';
+import { readPlugin } from '../../../shared/formats/skyrim/plugin-reader';
+import { env, firstDifference, floatsOf, modelledNavmeshes, readFixturePlugin } from './skyrim-helpers';
+
+describe('Skyrim plugin format handler', () => {
+  it('is detected for .esp and .esm by its TES4 header', () => {
+    const { bytes } = readFixturePlugin('FreeCamera.esp');
+    expect(detectFormat('FreeCamera.esp', bytes)?.id).toBe('skyrim-plugin');
+    expect(detectFormat('renamed.bin', bytes)?.id).toBe('skyrim-plugin');
+    expect(detectFormat('Master.esm', undefined)?.id).toBe('skyrim-plugin');
+    expect(pluginFormat.sniff(bytes.subarray(0, 20))).toBe(false);
+  });
+
+  it('summarises navmeshes with their cell or grid, counts and links', () => {
+    const { doc } = readFixturePlugin('DawnOfTheSilverHand.esp');
+    const s = pluginFormat.summarize(doc);
+    expect(s.counts.navmeshes).toBe(17);
+    expect(s.counts.deletedNavmeshes).toBe(2);
+    expect(s.counts.compressedRecords).toBe(186);
+    expect(s.details.game).toBe('Skyrim LE (form version 43)');
+    expect(s.details.masters).toBe('Skyrim.esm, Update.esm');
+    const lines = Object.entries(s.details).filter(([k]) => k.startsWith('navmesh '));
+    expect(lines).toHaveLength(17);
+    expect(lines.filter(([, v]) => String(v).startsWith('deleted'))).toHaveLength(2);
+    expect(lines.some(([, v]) => /worldspace 0x0000003C grid \(-?\d+, -?\d+\).*edge links to [1-9]/.test(String(v)))).toBe(true);
+    expect(lines.some(([, v]) => /interior cell 0x[0-9A-F]{8}, 1501 vertices, 1621 triangles/.test(String(v)))).toBe(true);
+    const hex = (id: number) => `0x${id.toString(16).toUpperCase().padStart(8, '0')}`;
+    for (const n of modelledNavmeshes(doc)) {
+      const line = String(s.details[`navmesh ${hex(n.formId)}`]);
+      for (const target of new Set(n.nvnm.edgeLinkNavmesh)) expect(line).toContain(`${hex(target)} ×`);
+      for (const door of n.nvnm.doorRef) expect(line).toContain(hex(door));
+    }
+  });
+
+  it('maps each navmesh to one walkmesh: owner = navmesh index, material = triangle flags, all walkable', () => {
+    const { doc } = readFixturePlugin('DwemerSecrets.esp');
+    const meshes = pluginFormat.toWalkmeshes(doc, 'DwemerSecrets.esp');
+    const navmeshes = pluginNavmeshes(doc);
+    const modelled = modelledNavmeshes(doc);
+    expect(meshes).toHaveLength(modelled.length);
+    meshes.forEach((m, i) => {
+      const n = modelled[i]!;
+      expect(navmeshes[m.faceOwner[0]!]!.formId).toBe(n.formId);
+      expect(m.game).toBe('skyrim');
+      expect(m.positions).toEqual(floatsOf(n.nvnm.vertices));
+      expect(Array.from(m.triangles)).toEqual(Array.from(n.nvnm.triVertices));
+      expect(Array.from(m.faceMaterial)).toEqual(Array.from(n.nvnm.triFlags));
+      expect(m.faceWalkable.every((w) => w === 1)).toBe(true);
+      expect(m.faceOwner.every((o) => o === n.index)).toBe(true);
+    });
+  });
+
+  it.each(['DawnOfTheSilverHand.esp', 'DwemerSecrets.esp', 'FreeCamera.esp'])('%s: an unchanged model writes identical bytes', (base) => {
+    const { bytes, doc } = readFixturePlugin(base);
+    const meshes = pluginFormat.toWalkmeshes(doc, base).map((m) => ({ ...m, positions: m.positions.slice(), faceMaterial: m.faceMaterial.slice() }));
+    const rebuilt = pluginFormat.fromWalkmeshes!(meshes, doc);
+    expect(firstDifference(pluginFormat.write(rebuilt, env), bytes)).toBeNull();
+  });
+
+  it('applies an edited vertex, rebuilds that navmesh\'s grid and leaves the base document alone', () => {
+    const { bytes, doc } = readFixturePlugin('DwemerSecrets.esp');
+    const meshes = pluginFormat.toWalkmeshes(doc, 'x');
+    const target = meshes.findIndex((m) => m.triangles.length > 30);
+    const moved = meshes.map((m) => ({ ...m, positions: m.positions.slice() }));
+    moved[target]!.positions[0] = moved[target]!.positions[0]! - 500;
+    const edited = pluginFormat.fromWalkmeshes!(moved, doc);
+    const out = pluginFormat.write(edited, env);
+    expect(firstDifference(out, bytes)).not.toBeNull();
+    expect(firstDifference(pluginFormat.write(doc, env), bytes)).toBeNull();
+    const reread = modelledNavmeshes(readPlugin(out, env))[target]!.nvnm;
+    expect(floatsOf(reread.vertices)[0]).toBe(moved[target]!.positions[0]);
+    expect(floatsOf(reread.gridBounds)[2]).toBeLessThanOrEqual(moved[target]!.positions[0]!);
+    expect(reread.gridCellCounts.reduce((s, c) => s + c, 0)).toBeGreaterThanOrEqual(reread.triFlags.length);
+    const entry = pluginNaviEntries(readPlugin(out, env))[0]!.entries.find((e) => e.navmesh === modelledNavmeshes(doc)[target]!.formId)!;
+    const before = pluginNaviEntries(doc)[0]!.entries.find((e) => e.navmesh === entry.navmesh)!;
+    const nv = moved[target]!.positions.length / 3;
+    expect(floatsOf(entry.floats)[0]).toBeCloseTo(floatsOf(before.floats)[0]! - 500 / nv, 1);
+    expect(floatsOf(entry.floats)[3]).toBe(floatsOf(before.floats)[3]);
+    expect(modelledNavmeshes(readPlugin(out, env)).filter((_, i) => i !== target).map((n) => n.nvnm.vertices)).toEqual(
+      modelledNavmeshes(doc).filter((_, i) => i !== target).map((n) => n.nvnm.vertices),
+    );
+  });
+
+  it('refuses to change a navmesh\'s triangle count (neighbours link to triangle indices)', () => {
+    const { doc } = readFixturePlugin('FreeCamera.esp');
+    const [m] = pluginFormat.toWalkmeshes(doc, 'x');
+    const fewer = { ...m!, triangles: m!.triangles.slice(3), faceMaterial: m!.faceMaterial.slice(1), faceOwner: m!.faceOwner.slice(1), faceWalkable: m!.faceWalkable.slice(1) };
+    expect(() => pluginFormat.fromWalkmeshes!([fewer], doc)).toThrow(ModelMappingError);
+    expect(() => pluginFormat.fromWalkmeshes!([m!], undefined)).toThrow(ModelMappingError);
+  });
+
+  it('rebuilds grids with the stored bounds and covers the stored entries of the CK grids almost everywhere', () => {
+    let stored = 0;
+    let found = 0;
+    for (const base of ['DawnOfTheSilverHand.esp', 'DwemerSecrets.esp', 'FreeCamera.esp']) {
+      for (const { nvnm: v } of modelledNavmeshes(readFixturePlugin(base).doc)) {
+        const g = rebuildGrid(v, v.gridDivisor);
+        const sb = floatsOf(v.gridBounds);
+        const gb = floatsOf(g.gridBounds);
+        for (let i = 2; i < 8; i++) expect(gb[i]).toBe(sb[i]);
+        for (let i = 0; i < 2; i++) expect(Math.abs(gb[i]! - sb[i]!)).toBeLessThanOrEqual(Math.abs(sb[i]!) * 1e-6);
+        let so = 0;
+        let go = 0;
+        for (let c = 0; c < v.gridCellCounts.length; c++) {
+          const mine = new Set(g.gridTriangles.subarray(go, go + g.gridCellCounts[c]!));
+          for (let i = 0; i < v.gridCellCounts[c]!; i++) if (mine.has(v.gridTriangles[so + i]!)) found++;
+          stored += v.gridCellCounts[c]!;
+          so += v.gridCellCounts[c]!;
+          go += g.gridCellCounts[c]!;
+        }
+      }
+    }
+    expect(stored).toBeGreaterThan(1000);
+    expect(found / stored).toBeGreaterThan(0.99);
+  });
+});
+
+describe('Skyrim plugin ↔ OBJ', () => {
+  it.each(['DawnOfTheSilverHand.esp', 'DwemerSecrets.esp', 'FreeCamera.esp'])('%s: navmeshes written to OBJ and read back give the plugin\'s bytes', (base) => {
+    const { bytes, doc } = readFixturePlugin(base);
+    const { obj } = writeObj(pluginFormat.toWalkmeshes(doc, base));
+    const meshes = readObj(obj, { name: base, game: 'skyrim', format: 'skyrim-plugin' });
+    expect(meshes).toHaveLength(modelledNavmeshes(doc).length);
+    expect(firstDifference(pluginFormat.write(pluginFormat.fromWalkmeshes!(meshes, doc), env), bytes)).toBeNull();
+  });
+
+  it('applies a vertex moved in the OBJ to the navmesh vertex its faces name', () => {
+    const { doc } = readFixturePlugin('FreeCamera.esp');
+    const { obj } = writeObj(pluginFormat.toWalkmeshes(doc, 'x'));
+    const meshes = readObj(obj, { name: 'x', game: 'skyrim', format: 'skyrim-plugin' });
+    const m = meshes[0]!;
+    const moved = m.triangles[0]!;
+    m.positions[moved * 3 + 2] = m.positions[moved * 3 + 2]! + 64;
+    const edited = modelledNavmeshes(pluginFormat.fromWalkmeshes!(meshes, doc))[0]!.nvnm;
+    const original = modelledNavmeshes(doc)[0]!.nvnm;
+    const nv = original.triVertices[0]!;
+    expect(floatsOf(edited.vertices)[nv * 3 + 2]).toBe(floatsOf(original.vertices)[nv * 3 + 2]! + 64);
+    expect(Array.from(edited.triVertices)).toEqual(Array.from(original.triVertices));
+    const changed = Array.from(floatsOf(edited.vertices)).filter((x, i) => x !== floatsOf(original.vertices)[i]);
+    expect(changed).toHaveLength(1);
+  });
+});

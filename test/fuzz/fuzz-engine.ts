@@ -121,7 +121,7 @@ export class FuzzEngine {
    * failure, with a short `cause` that is the same for failures with one cause.
    */
   private evaluate(input: Uint8Array, stats: FuzzStats): Problem | null | undefined {
-    const bound = MEMORY_FACTOR * input.length + MEMORY_ALLOWANCE;
+    const bound = (this.target.memoryFactor ?? MEMORY_FACTOR) * input.length + MEMORY_ALLOWANCE;
     const target = this.target;
     this.gcWatch.start();
     const before = memoryInUse();

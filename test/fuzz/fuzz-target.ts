@@ -43,4 +43,10 @@ export interface FuzzTarget<Parsed> {
   parse(bytes: Uint8Array): Parsed;
   /** Properties of an accepted input (round trip, validation); any throw is a failure. */
   check?(parsed: Parsed, bytes: Uint8Array): void;
+  /**
+   * Memory bound factor for this format (default MEMORY_FACTOR): compressed formats read
+   * into documents several times their file size (an NWN2 TRX inflates about 3x, and its
+   * typed columns take about 5x the file), so their honest bound is larger.
+   */
+  memoryFactor?: number;
 }

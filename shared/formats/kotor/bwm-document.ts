@@ -59,6 +59,12 @@ export interface BwmDocument {
   emptyOffsets: Partial<Record<BwmSectionName, EmptyOffsetStyle>>;
   /** Bytes after the last section (none in known files). */
   trailing: Uint8Array;
+  /**
+   * The file as read, kept only when its sections are not packed the way the writer packs
+   * them (other offsets, order, gaps or overlaps): written back as is while the content is
+   * unchanged, so an unedited file from any tool round-trips byte for byte.
+   */
+  original?: Uint8Array;
 }
 
 /** Header hook slots, in word units inside `hooks`. */

@@ -98,7 +98,20 @@ export function readBwm(bytes: Uint8Array): BwmDocument {
     edgeIndex[i] = edgeWords[2 * i]!;
     edgeTransition[i] = edgeWords[2 * i + 1]! | 0;
   }
+  // The writer packs sections in this order right after the header; anything else is kept.
+  let packed = BWM_HEADER_SIZE;
+  let canonical = true;
+  for (const s of sections) {
+    if (s.count === 0) {
+      if (s.offset !== 0 && s.offset !== packed) canonical = false;
+      continue;
+    }
+    if (s.offset !== packed) canonical = false;
+    packed += s.count * s.size;
+  }
+  if (packed !== end) canonical = false;
   return {
+    ...(canonical ? {} : { original: bytes.slice() }),
     type,
     hooks,
     aabbRoot,

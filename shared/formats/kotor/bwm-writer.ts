@@ -1,4 +1,5 @@
 import { BinaryWriter } from '../../binary/binary-writer';
+import { readBwm } from './bwm-reader';
 import {
   AABB_NODE_SIZE,
   AABB_NODE_WORDS,
@@ -16,6 +17,7 @@ const VERSION = 0x302e3156;
  * so files from either writer family come back byte for byte.
  */
 export function writeBwm(doc: BwmDocument): Uint8Array {
+  if (doc.original && sameContent(doc, readBwm(doc.original))) return doc.original.slice();
   const faceCount = doc.faces.length / 3;
   if (doc.materials.length !== faceCount || doc.normals.length !== faceCount * 3 || doc.planes.length !== faceCount) {
     throw new RangeError(`BWM per-face columns disagree with ${faceCount} faces`);
@@ -74,4 +76,25 @@ export function writeBwm(doc: BwmDocument): Uint8Array {
   w.words32(doc.perimeters, 0, doc.perimeters.length);
   w.bytes(doc.trailing);
   return w.finish();
+}
+
+/** True when two documents hold the same values in every field the file stores. */
+function sameContent(a: BwmDocument, b: BwmDocument): boolean {
+  const same = (x: ArrayLike<number>, y: ArrayLike<number>) => x.length === y.length && Array.prototype.every.call(x, (v: number, i: number) => v === y[i]);
+  return (
+    a.type === b.type &&
+    a.aabbRoot === b.aabbRoot &&
+    same(a.hooks, b.hooks) &&
+    same(a.vertices, b.vertices) &&
+    same(a.faces, b.faces) &&
+    same(a.materials, b.materials) &&
+    same(a.normals, b.normals) &&
+    same(a.planes, b.planes) &&
+    same(a.aabb, b.aabb) &&
+    same(a.adjacency, b.adjacency) &&
+    same(a.edgeIndex, b.edgeIndex) &&
+    same(a.edgeTransition, b.edgeTransition) &&
+    same(a.perimeters, b.perimeters) &&
+    same(a.trailing, b.trailing)
+  );
 }

@@ -27,6 +27,15 @@ await Promise.all([
     outExtension: { '.js': '.mjs' },
     banner: { js: "import { createRequire as __wbCreateRequire } from 'node:module'; const require = __wbCreateRequire(import.meta.url);" },
   }),
+  // The bake pool's worker (electron/services/bake-pool), found next to the CLI bundle at run time.
+  build({
+    ...common,
+    entryPoints: { 'workers/bake-worker': 'electron/services/bake-pool/bake-worker.ts' },
+    outdir: 'dist',
+    format: 'esm',
+    outExtension: { '.js': '.mjs' },
+    banner: { js: "import { createRequire as __wbCreateRequire } from 'node:module'; const require = __wbCreateRequire(import.meta.url);" },
+  }),
   // Electron main process: CommonJS (package.json "main" is dist/electron/main.cjs).
   build({
     ...common,

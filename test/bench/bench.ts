@@ -9,6 +9,8 @@ import { benchSuites } from './bench-suites';
 import { runNwn2BakeBench } from './nwn2-bake-bench';
 import { runKotorDeriveBench } from './kotor-bench';
 import { runProjectBench } from './project-bench';
+import { runBakePoolBench } from './bake-pool-bench';
+import { runSkyrimBakeBench } from './skyrim-bake-bench';
 import { bufferBytes, collectGarbage, heapAndBuffers, peakRss, timePasses } from './measure';
 import { renderTable, type Column } from './text-table';
 
@@ -169,6 +171,16 @@ if (opts.suite === undefined || 'nwn2 bake'.includes(opts.suite)) {
 if (opts.suite === undefined || 'kotor derive'.includes(opts.suite)) {
   process.stdout.write('\n');
   runKotorDeriveBench();
+}
+
+if (opts.suite === undefined || 'skyrim bake'.includes(opts.suite)) {
+  process.stdout.write('\n');
+  runSkyrimBakeBench();
+}
+
+if (opts.suite === undefined || 'bake pool'.includes(opts.suite)) {
+  process.stdout.write('\n');
+  await runBakePoolBench();
 }
 
 if (opts.suite === undefined || 'project'.includes(opts.suite)) {

@@ -8,15 +8,18 @@ import { readBytes, writeFileAtomic } from '../../services/file-access';
 import { nodeFormatEnvironment as env } from '../../services/node-format-environment';
 import { bakeTrnFiles, type TrnBakeFiles } from '../../services/nwn2-trn-bake-service';
 import { bakeWokCommand, kotorBakeUsage } from './kotor-bake';
+import { bakePluginCommand, skyrimBakeUsage } from './skyrim-bake';
 import { ExitCode, parseArgs, UsageError, type CliIo } from '../cli-io';
 import { expectedErrorMessage } from '../expected-errors';
 
 const KOTOR_WALKMESH = /\.(wok|pwk|dwk)$/i;
+const SKYRIM_PLUGIN = /\.(esp|esm)$/i;
 
 export const bakeUsage = [
   'walkbench bake AREA.trx -o OUT.trx [--compare REF.trx] [--no-line-of-sight] [--json]   re-bake edges, path tables and islands from the mesh; --compare reports agreement with REF',
   '  walkbench bake AREA.trn --git AREA.git [--models DIR…] [--2da DIR] -o AREA.trx [--compare TOOLSET.trx] [--json]   full bake: borders, walkmesh cutters, placeable walkmeshes, tiles, tables',
   `  ${kotorBakeUsage}`,
+  `  ${skyrimBakeUsage}`,
 ].join('\n');
 
 interface BakeReport {
@@ -35,6 +38,7 @@ export async function bakeCommand(argv: readonly string[], io: CliIo): Promise<n
   // KotOR walkmeshes have their own derivation (shared/bakers/kotor).
   const firstFile = argv.find((a) => !a.startsWith('-'));
   if (firstFile !== undefined && KOTOR_WALKMESH.test(firstFile)) return bakeWokCommand(argv, io);
+  if (firstFile !== undefined && SKYRIM_PLUGIN.test(firstFile)) return bakePluginCommand(argv, io);
   const args = parseArgs(
     argv.map((a) => (a === '-o' ? '--output' : a)),
     ['output', 'compare', 'git', '2da'],

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { GameId } from '../../../shared/model/walkmesh';
+import { rebakeProject } from '../../services/bake-pool/project-rebake';
 import { FileAccessError } from '../../services/file-access';
 import { ProjectFileError } from '../../services/project/project-file-error';
 import { importSources, type ImportProgress } from '../../services/project/project-import';
@@ -9,7 +10,8 @@ import { ExitCode, parseArgs, UsageError, type CliIo } from '../cli-io';
 
 export const projectUsage =
   'walkbench project create PROJECT --game nwn2|kotor|skyrim|source [--name NAME] [--game-folder DIR]… | ' +
-  'project info PROJECT [--json] | project import PROJECT SOURCE… [--module NAME] [--json]   the project file';
+  'project info PROJECT [--json] | project import PROJECT SOURCE… [--module NAME] [--json] | ' +
+  'project rebake PROJECT [--module M] [--jobs N] [--force] [--json]   the project file';
 
 /** Progress lines at most this often, so a long import shows life without flooding. */
 const PROGRESS_INTERVAL_MS = 500;
@@ -106,7 +108,45 @@ async function importCommand(argv: readonly string[], io: CliIo): Promise<number
   return ExitCode.ok;
 }
 
-/** `walkbench project …`: create a project file, show what it holds, import into it. */
+/**
+ * `project rebake`: re-bakes on a worker pool the walkmeshes whose bytes or baker version
+ * changed since their last bake (all of them with --force), then prints a summary.
+ */
+async function rebake(argv: readonly string[], io: CliIo): Promise<number> {
+  const args = parseArgs(argv, ['module', 'jobs'], ['force', 'json']);
+  const [file, ...extra] = args.positional;
+  if (file === undefined || extra.length > 0) throw new UsageError('project rebake needs exactly one PROJECT file');
+  const moduleFlag = args.flags.get('module');
+  if (moduleFlag === '') throw new UsageError('--module needs a name');
+  const jobsFlag = args.flags.get('jobs');
+  const jobs = typeof jobsFlag === 'string' ? Number(jobsFlag) : undefined;
+  if (jobs !== undefined && (!Number.isInteger(jobs) || jobs < 1)) throw new UsageError('--jobs needs a whole number ≥ 1');
+  const json = args.flags.has('json');
+  const store = ProjectStore.open(file);
+  try {
+    const report = await rebakeProject(store, {
+      module: typeof moduleFlag === 'string' ? moduleFlag : undefined,
+      jobs,
+      force: args.flags.has('force'),
+      onFile: (e, done, total) => {
+        if (json) return;
+        const what = e.status === 'baked' ? `baked in ${Math.round(e.elapsedMs)} ms` : e.status === 'failed' ? `failed: ${e.reason}` : 'unchanged';
+        io.err(`rebake: ${done}/${total} ${e.file} ${what}\n`);
+      },
+    });
+    if (json) io.out(`${JSON.stringify({ project: file, counts: report.counts, files: report.entries }, null, 2)}\n`);
+    else {
+      for (const e of report.entries) if (e.status === 'failed') io.out(`failed ${e.file}: ${e.reason}\n`);
+      const c = report.counts;
+      io.out(`${file}: ${c.baked} baked, ${c.skipped} skipped (unchanged), ${c.failed} failed\n`);
+    }
+    return report.counts.failed > 0 ? ExitCode.failed : ExitCode.ok;
+  } finally {
+    store.close();
+  }
+}
+
+/** `walkbench project …`: create a project file, show what it holds, import into it, re-bake it. */
 export async function projectCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = argv;
   try {
@@ -117,8 +157,10 @@ export async function projectCommand(argv: readonly string[], io: CliIo): Promis
         return info(rest, io);
       case 'import':
         return await importCommand(rest, io);
+      case 'rebake':
+        return await rebake(rest, io);
       default:
-        throw new UsageError(sub === undefined ? 'project needs a subcommand: create, info or import' : `unknown project subcommand "${sub}"`);
+        throw new UsageError(sub === undefined ? 'project needs a subcommand: create, info, import or rebake' : `unknown project subcommand "${sub}"`);
     }
   } catch (e) {
     if (e instanceof ProjectFileError || e instanceof FileAccessError) {

@@ -1,0 +1,111 @@
+import { BWM_FORMAT } from '../../../shared/formats/kotor/bwm-document';
+import { TRX_FORMAT } from '../../../shared/formats/nwn2/trx-document';
+import type { BakeSpec } from '../project/content-hash';
+import type { ProjectStore } from '../project/project-store';
+import type { FileRecord } from '../project/project-types';
+import type { JobOutcome, PoolEvent } from './bake-job-types';
+import { BakePool, type BakePoolOptions } from './bake-pool';
+import { BAKER_VERSIONS, type BuiltinJobKind } from './builtin-jobs';
+
+export interface RebakeOptions {
+  /** Only this module's files. */
+  module?: string;
+  /** Workers (default: one per core). */
+  jobs?: number;
+  /** Bake even what has a bake for exactly these inputs. */
+  force?: boolean;
+  /** Pool settings other than the worker count (tests point it at a worker entry). */
+  pool?: Omit<BakePoolOptions, 'concurrency'>;
+  /** Called as each file is skipped or its bake finishes, and with every pool event. */
+  onFile?(entry: RebakeEntry, done: number, total: number): void;
+  onEvent?(event: PoolEvent): void;
+}
+
+export type RebakeEntry =
+  | { file: string; status: 'baked'; bakeId: number; outputSha256: string; elapsedMs: number }
+  | { file: string; status: 'skipped'; bakeId: number }
+  | { file: string; status: 'failed'; reason: string };
+
+export interface RebakeReport {
+  entries: RebakeEntry[];
+  counts: { baked: number; skipped: number; failed: number };
+}
+
+/** The job kind that bakes a project file, or undefined for files no bake-pool baker takes. */
+export function bakeKindOf(file: FileRecord): BuiltinJobKind | undefined {
+  if (file.kind !== 'walkmesh') return undefined;
+  if (file.format === TRX_FORMAT) return 'nwn2-rebake';
+  if (file.format === BWM_FORMAT) return 'kotor-bake';
+  return undefined;
+}
+
+/** What a file's bake is made from: its content hash and the baker's version. */
+export function bakeSpecOf(file: FileRecord, kind: BuiltinJobKind): BakeSpec {
+  return { bakerId: kind, bakerVersion: BAKER_VERSIONS[kind], inputs: [{ name: `${file.module}/${file.name}`, sha256: file.sha256 }] };
+}
+
+/**
+ * Re-bakes the project's walkmeshes on a bake pool, skipping each one whose bake for
+ * exactly its current bytes and baker version is already recorded (unless `force`).
+ * File bytes are loaded only when a job is about to be queued, and at most two jobs per
+ * worker wait at once, so a large project is not held in memory whole.
+ */
+export async function rebakeProject(store: ProjectStore, options: RebakeOptions = {}): Promise<RebakeReport> {
+  const candidates = store
+    .listFiles(options.module !== undefined ? { module: options.module } : {})
+    .map((file) => ({ file, kind: bakeKindOf(file) }))
+    .filter((c): c is { file: FileRecord; kind: BuiltinJobKind } => c.kind !== undefined);
+  const entries: RebakeEntry[] = [];
+  const total = candidates.length;
+  const add = (e: RebakeEntry) => {
+    entries.push(e);
+    options.onFile?.(e, entries.length, total);
+  };
+  const todo: { file: FileRecord; kind: BuiltinJobKind; spec: BakeSpec }[] = [];
+  for (const c of candidates) {
+    const spec = bakeSpecOf(c.file, c.kind);
+    const previous = options.force ? undefined : store.lookupBake(spec);
+    if (previous) add({ file: `${c.file.module}/${c.file.name}`, status: 'skipped', bakeId: previous.id });
+    else todo.push({ ...c, spec });
+  }
+  if (todo.length > 0) {
+    const pool = new BakePool({ ...options.pool, concurrency: options.jobs });
+    const stopListening = options.onEvent ? pool.on(options.onEvent) : undefined;
+    try {
+      const inFlight = new Set<Promise<void>>();
+      const limit = pool.concurrency * 2;
+      // A failure to record a bake (the project file, not the baker) stops the run; it is
+      // kept here so no in-flight promise rejects unobserved, and thrown once all settle.
+      let fatal: { error: unknown } | undefined;
+      for (const t of todo) {
+        if (fatal) break;
+        const name = `${t.file.module}/${t.file.name}`;
+        const handle = pool.submit({ kind: t.kind, input: store.loadFileBytes(t.file.id), label: name });
+        const settled: Promise<void> = handle.result
+          .then((o) => add(record(store, name, t.spec, o)))
+          .catch((error: unknown) => void (fatal ??= { error }))
+          .finally(() => inFlight.delete(settled));
+        inFlight.add(settled);
+        if (inFlight.size >= limit) await Promise.race(inFlight);
+      }
+      await Promise.all(inFlight);
+      if (fatal) throw fatal.error;
+    } finally {
+      stopListening?.();
+      await pool.close();
+    }
+  }
+  const counts = { baked: 0, skipped: 0, failed: 0 };
+  for (const e of entries) counts[e.status]++;
+  // Finish order depends on the workers; the report does not.
+  entries.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  return { entries, counts };
+}
+
+function record(store: ProjectStore, file: string, spec: BakeSpec, outcome: JobOutcome): RebakeEntry {
+  if (outcome.status === 'done') {
+    const bake = store.recordBake({ ...spec, outputFormat: spec.bakerId === 'kotor-bake' ? BWM_FORMAT : TRX_FORMAT, output: outcome.output });
+    return { file, status: 'baked', bakeId: bake.id, outputSha256: bake.outputSha256, elapsedMs: outcome.elapsedMs };
+  }
+  return { file, status: 'failed', reason: outcome.status === 'failed' ? outcome.error : 'cancelled' };
+}

@@ -10,19 +10,9 @@ import { readTrx } from '../../shared/formats/nwn2/trx-reader';
 import { validateTrx } from '../../shared/formats/nwn2/trx-validate';
 import { nodeFormatEnvironment } from '../../electron/services/node-format-environment';
 import { fixturesRoot, listFixtures } from '../support/fixtures';
+import { commandRunner } from '../support/run-command';
 
-interface Run {
-  status: number;
-  out: string;
-  err: string;
-}
-
-async function run(...argv: string[]): Promise<Run> {
-  let out = '';
-  let err = '';
-  const status = await bakeCommand(argv, { out: (s) => void (out += s), err: (s) => void (err += s) });
-  return { status, out, err };
-}
+const run = commandRunner(bakeCommand);
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'walkbench-bake-'));
 const cargohold = listFixtures('nwn2', ['.trx']).find((f) => f.endsWith('dm001_cargohold.trx'))!;

@@ -5,21 +5,11 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../electron/cli/walkbench';
 import { fixturesRoot, listFixtures, repoRoot } from '../support/fixtures';
+import { commandRunner, type CommandRun } from '../support/run-command';
 
-interface Run {
-  status: number;
-  out: string;
-  err: string;
-}
+const run = commandRunner(main);
 
-async function run(...argv: string[]): Promise<Run> {
-  let out = '';
-  let err = '';
-  const status = await main(argv, { out: (s) => void (out += s), err: (s) => void (err += s) });
-  return { status, out, err };
-}
-
-const json = (r: Run) => JSON.parse(r.out) as Record<string, unknown>[];
+const json = (r: CommandRun) => JSON.parse(r.out) as Record<string, unknown>[];
 const navFiles = listFixtures('source', ['.nav']);
 const itemtest = path.join(fixturesRoot, 'source/tf2/itemtest.nav');
 const tmp = mkdtempSync(path.join(tmpdir(), 'walkbench-cli-'));

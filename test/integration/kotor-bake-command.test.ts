@@ -7,19 +7,9 @@ import { UsageError } from '../../electron/cli/cli-io';
 import { readBwm } from '../../shared/formats/kotor/bwm-reader';
 import { validateBwm } from '../../shared/formats/kotor/bwm-validate';
 import { fixturesRoot } from '../support/fixtures';
+import { commandRunner } from '../support/run-command';
 
-interface Run {
-  status: number;
-  out: string;
-  err: string;
-}
-
-async function run(...argv: string[]): Promise<Run> {
-  let out = '';
-  let err = '';
-  const status = await bakeWokCommand(argv, { out: (s) => void (out += s), err: (s) => void (err += s) });
-  return { status, out, err };
-}
+const run = commandRunner(bakeWokCommand);
 
 interface SectionJson {
   identical: boolean;

@@ -6,19 +6,9 @@ import { UsageError } from '../../electron/cli/cli-io';
 import { projectCommand } from '../../electron/cli/commands/project-command';
 import { ProjectStore } from '../../electron/services/project/project-store';
 import { fixturesRoot, listFixtures, readFixture } from '../support/fixtures';
+import { commandRunner } from '../support/run-command';
 
-interface Run {
-  status: number;
-  out: string;
-  err: string;
-}
-
-async function run(...argv: string[]): Promise<Run> {
-  let out = '';
-  let err = '';
-  const status = await projectCommand(argv, { out: (s) => void (out += s), err: (s) => void (err += s) });
-  return { status, out, err };
-}
+const run = commandRunner(projectCommand);
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'walkbench-project-cli-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

@@ -8,19 +8,9 @@ import { UsageError } from '../../electron/cli/cli-io';
 import { ProjectStore } from '../../electron/services/project/project-store';
 import { TRX_FORMAT } from '../../shared/formats/nwn2/trx-document';
 import { fixturesRoot, readFixture, repoRoot } from '../support/fixtures';
+import { commandRunner } from '../support/run-command';
 
-interface Run {
-  status: number;
-  out: string;
-  err: string;
-}
-
-async function run(...argv: string[]): Promise<Run> {
-  let out = '';
-  let err = '';
-  const status = await projectCommand(argv, { out: (s) => void (out += s), err: (s) => void (err += s) });
-  return { status, out, err };
-}
+const run = commandRunner(projectCommand);
 
 interface RebakeJson {
   counts: { baked: number; skipped: number; failed: number };

@@ -5,7 +5,7 @@ import {
   unbakedAswm,
 } from '../../formats/nwn2/aswm-document';
 import { rebuildTopology } from '../../formats/nwn2/aswm-topology';
-import { TRX_VERSION_MAJOR, TRX_VERSION_MINOR, type TrxDocument } from '../../formats/nwn2/trx-document';
+import { newTrxDocument, type TrxDocument } from '../../formats/nwn2/trx-document';
 
 export interface ExteriorOptions {
   /** Tiles per side (default 48: the largest exterior, a 32 × 32 area plus its 8-tile border). */
@@ -93,16 +93,7 @@ export function generateExteriorAswm(options: ExteriorOptions = {}): AswmDocumen
 export function generateExteriorTrx(options: ExteriorOptions = {}): TrxDocument {
   const aswm = generateExteriorAswm(options);
   const megatiles = Math.max(1, Math.round((aswm.gridWidth * (options.tileWidth ?? 10)) / 40));
-  const empty = new Uint8Array(0);
-  return {
-    versionMajor: TRX_VERSION_MAJOR,
-    versionMinor: TRX_VERSION_MINOR,
-    irregularLayout: null,
-    packets: [
-      { kind: 'trwh', type: 'TRWH', payload: empty, trwh: { width: megatiles, height: megatiles, id: 0 } },
-      { kind: 'aswm', type: 'ASWM', payload: empty, aswm, compressed: true, inflated: empty },
-    ],
-  };
+  return newTrxDocument(aswm, { width: megatiles, height: megatiles });
 }
 
 /** 1 for every cell that is unwalkable: the border, discs and straight strips. */

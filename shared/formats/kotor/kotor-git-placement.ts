@@ -150,14 +150,7 @@ export function findLinkBlockers(area: KotorArea, placed: readonly PlacedWalkmes
       const zHigh = Math.max(R[3 * a + 2]!, R[3 * b + 2]!) + SEAM_HEIGHT_BAND;
       for (let g = 0; g < faces.length / 3; g++) {
         if (isWalkableMaterial(table, p.doc.materials[g]!)) continue;
-        let zMin = Infinity, zMax = -Infinity;
-        for (let k = 0; k < 3; k++) {
-          const v = faces[3 * g + k]!;
-          tri[2 * k] = P[3 * v]!;
-          tri[2 * k + 1] = P[3 * v + 1]!;
-          zMin = Math.min(zMin, P[3 * v + 2]!);
-          zMax = Math.max(zMax, P[3 * v + 2]!);
-        }
+        const { zMin, zMax } = faceFootprint(faces, P, g, tri);
         if (zMax < zLow || zMin > zHigh || !segmentHitsTriangle(px, py, qx, qy, tri)) continue;
         const what = p.object.kind === 'door' ? `door ${p.object.index} (${p.object.tag ?? p.object.templateResRef ?? '?'}) when ${p.state === 'open1' ? 'open (side 1)' : 'open (side 2)'}` : `placeable ${p.object.index} (${p.object.templateResRef ?? '?'})`;
         out.push({
@@ -238,14 +231,7 @@ export function findClosedDoorGaps(area: KotorArea, placed: readonly PlacedWalkm
       let firstFace = -1;
       for (let g = 0; g < faces.length / 3; g++) {
         if (isWalkableMaterial(table, p.doc.materials[g]!)) continue;
-        let zMin = Infinity, zMax = -Infinity;
-        for (let k = 0; k < 3; k++) {
-          const v = faces[3 * g + k]!;
-          tri[2 * k] = P[3 * v]!;
-          tri[2 * k + 1] = P[3 * v + 1]!;
-          zMin = Math.min(zMin, P[3 * v + 2]!);
-          zMax = Math.max(zMax, P[3 * v + 2]!);
-        }
+        const { zMin, zMax } = faceFootprint(faces, P, g, tri);
         if (zMax < zLow || zMin > zHigh) continue;
         const range = clipSegmentToTriangle(px, py, qx, qy, tri);
         if (range === undefined) continue;
@@ -282,4 +268,18 @@ export function findClosedDoorGaps(area: KotorArea, placed: readonly PlacedWalkm
     }
   }
   return out;
+}
+
+/** Writes face `g`'s XY corners into `tri` (6 numbers) and returns its height range. */
+function faceFootprint(faces: Uint32Array, P: ArrayLike<number>, g: number, tri: Float64Array): { zMin: number; zMax: number } {
+  let zMin = Infinity;
+  let zMax = -Infinity;
+  for (let k = 0; k < 3; k++) {
+    const v = faces[3 * g + k]!;
+    tri[2 * k] = P[3 * v]!;
+    tri[2 * k + 1] = P[3 * v + 1]!;
+    zMin = Math.min(zMin, P[3 * v + 2]!);
+    zMax = Math.max(zMax, P[3 * v + 2]!);
+  }
+  return { zMin, zMax };
 }

@@ -73,3 +73,17 @@ export function trwhPacketOf(doc: TrxDocument): TrwhPacket | undefined {
   for (const p of doc.packets) if (p.kind === 'trwh') return p;
   return undefined;
 }
+
+/** A new TRX holding only TRWH (area size) and an ASWM packet, compressed when written. */
+export function newTrxDocument(aswm: AswmDocument, size: { width: number; height: number }): TrxDocument {
+  const empty = new Uint8Array(0);
+  return {
+    versionMajor: TRX_VERSION_MAJOR,
+    versionMinor: TRX_VERSION_MINOR,
+    irregularLayout: null,
+    packets: [
+      { kind: 'trwh', type: 'TRWH', payload: empty, trwh: { width: size.width, height: size.height, id: 0 } },
+      { kind: 'aswm', type: 'ASWM', payload: empty, aswm, compressed: true, inflated: empty },
+    ],
+  };
+}

@@ -12,7 +12,7 @@ import {
 import { triangleCentre } from './aswm-geometry';
 import { clearBakedTables, rebuildTopology } from './aswm-topology';
 import { convertAswmVersion } from './aswm-version';
-import { aswmPacketOf, TRX_VERSION_MAJOR, TRX_VERSION_MINOR, type AswmPacket, type TrxDocument } from './trx-document';
+import { aswmPacketOf, newTrxDocument, type AswmPacket, type TrxDocument } from './trx-document';
 
 /**
  * A coordinate within this relative distance of the stored one counts as unmoved and keeps
@@ -281,14 +281,5 @@ function newDocument(mesh: Walkmesh, faces: StoredFaces): TrxDocument {
     tileSizes: clockwise ? 'zero' : 'width',
     describeTriangle: (i) => `face ${i}`,
   });
-  const empty = new Uint8Array(0);
-  return {
-    versionMajor: TRX_VERSION_MAJOR,
-    versionMinor: TRX_VERSION_MINOR,
-    irregularLayout: null,
-    packets: [
-      { kind: 'trwh', type: 'TRWH', payload: empty, trwh: { width: gridWidth, height: gridHeight, id: 0 } },
-      { kind: 'aswm', type: 'ASWM', payload: empty, aswm, compressed: true, inflated: empty },
-    ],
-  };
+  return newTrxDocument(aswm, { width: gridWidth, height: gridHeight });
 }

@@ -3,7 +3,9 @@
  * walkmeshes, one row per folder). `runKotorDeriveBench` prints the full derivation time
  * (face order, normals and planes, AABB tree, adjacency, perimeter walk) of generated room
  * walkmeshes of about 1,000, 100,000 and 1,000,000 faces, per step, median of N runs, with
- * the time per F·log2 F so n log n growth can be read off. Figures for reading, never
+ * the time per F·log2 F so n log n growth can be read off, and the process CPU time of the
+ * whole bake beside its wall time: on a loaded machine the wall time grows with the other
+ * processes, the CPU time much less. Figures for reading, never
  * pass/fail. Alone: `node --import tsx test/bench/kotor-bench.ts [--runs N]`.
  */
 import path from 'node:path';
@@ -51,24 +53,27 @@ export function runKotorDeriveBench(options: KotorDeriveBenchOptions = {}): void
   const runs = options.runs ?? 5;
   const out = options.out ?? ((t: string) => void process.stdout.write(t));
   out('KotOR BWM derivation (generated rooms; median ms per step)\n');
-  out(`${'faces'.padStart(10)} ${'order'.padStart(8)} ${'planes'.padStart(8)} ${'aabb'.padStart(8)} ${'adjacency'.padStart(10)} ${'perimeter'.padStart(10)} ${'total'.padStart(9)} ${'ns/(F·log2F)'.padStart(13)}\n`);
+  out(`${'faces'.padStart(10)} ${'order'.padStart(8)} ${'planes'.padStart(8)} ${'aabb'.padStart(8)} ${'adjacency'.padStart(10)} ${'perimeter'.padStart(10)} ${'total'.padStart(9)} ${'cpu'.padStart(9)} ${'ns/(F·log2F)'.padStart(13)}\n`);
   for (const [cols, rows] of SIZES) {
     const input = gridBakeInput(cols, rows);
     const faces = input.faces.length / 3;
     const n = faces >= 500_000 ? Math.max(1, Math.min(runs, 3)) : runs;
     bakeBwm(input, DEFAULT_WALKABILITY); // warm-up
-    const steps: Record<keyof BwmBakeTimings | 'total', number[]> = { order: [], planes: [], aabb: [], adjacency: [], perimeters: [], total: [] };
+    const steps: Record<keyof BwmBakeTimings | 'total' | 'cpu', number[]> = { order: [], planes: [], aabb: [], adjacency: [], perimeters: [], total: [], cpu: [] };
     for (let i = 0; i < n; i++) {
+      const c0 = process.cpuUsage();
       const t0 = performance.now();
       const r = bakeBwm(input, DEFAULT_WALKABILITY);
       const total = performance.now() - t0;
+      const cpu = process.cpuUsage(c0);
+      steps.cpu.push((cpu.user + cpu.system) / 1000);
       for (const k of Object.keys(r.timings) as (keyof BwmBakeTimings)[]) steps[k].push(r.timings[k]);
       steps.total.push(total);
     }
     const m = (k: keyof typeof steps): number => median(steps[k]);
     const perNLogN = (m('total') * 1e6) / (faces * Math.log2(faces));
     out(
-      `${faces.toLocaleString('en-US').padStart(10)} ${m('order').toFixed(1).padStart(8)} ${m('planes').toFixed(1).padStart(8)} ${m('aabb').toFixed(1).padStart(8)} ${m('adjacency').toFixed(1).padStart(10)} ${m('perimeters').toFixed(1).padStart(10)} ${m('total').toFixed(1).padStart(9)} ${perNLogN.toFixed(2).padStart(13)}\n`,
+      `${faces.toLocaleString('en-US').padStart(10)} ${m('order').toFixed(1).padStart(8)} ${m('planes').toFixed(1).padStart(8)} ${m('aabb').toFixed(1).padStart(8)} ${m('adjacency').toFixed(1).padStart(10)} ${m('perimeters').toFixed(1).padStart(10)} ${m('total').toFixed(1).padStart(9)} ${m('cpu').toFixed(1).padStart(9)} ${perNLogN.toFixed(2).padStart(13)}\n`,
     );
   }
 }

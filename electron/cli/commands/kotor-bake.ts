@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { bakeBwm, bakeInputOf, type BwmBakeTimings } from '../../../shared/bakers/kotor/bwm-bake';
 import { compareBwm, type BwmComparison } from '../../../shared/bakers/kotor/bwm-compare';
 import { loadDocument } from '../../../shared/formats/inspect-file';
@@ -5,32 +6,49 @@ import { BWM_FORMAT, type BwmDocument } from '../../../shared/formats/kotor/bwm-
 import { writeBwm } from '../../../shared/formats/kotor/bwm-writer';
 import {
   DEFAULT_WALKABILITY,
-  readSurfaceMaterials,
+  isWalkableMaterial,
+  OTHER_TOOL_TABLES,
   walkabilityDisagreements,
+  walkabilityFromTwoDa,
   type WalkabilityDisagreement,
   type WalkabilityTable,
 } from '../../../shared/formats/kotor/surface-materials';
+import { isMalformedInputError } from '../../../shared/binary/malformed-input-error';
+import { readAnyTwoDa } from '../../../shared/formats/aurora/twoda-binary';
+import { KotorResType } from '../../../shared/formats/aurora/resource-types';
 import { ModelMappingError } from '../../../shared/model/model-mapping-error';
-import { readBytes, writeFileAtomic } from '../../services/file-access';
+import { FileAccessError, readBytes, writeFileAtomic } from '../../services/file-access';
+import { openKotorModule, resolveGamePath, scanKotorGameFolder } from '../../services/kotor-game-folder';
 import { nodeFormatEnvironment as env } from '../../services/node-format-environment';
 import { ExitCode, parseArgs, UsageError, type CliIo } from '../cli-io';
 import { expectedErrorMessage } from '../expected-errors';
 
 export const kotorBakeUsage =
-  'walkbench bake ROOM.wok -o OUT.wok [--compare REF.wok] [--surfacemat surfacemat.2da] [--json]   rebuild face order, normals, planes, AABB tree, adjacency, edges and perimeters from the geometry; --compare reports per section whether the bytes are identical';
+  'walkbench bake ROOM.wok -o OUT.wok [--compare REF.wok] [--surfacemat surfacemat.2da | --game GAMEDIR] [--json]   rebuild face order, normals, planes, AABB tree, adjacency, edges and perimeters from the geometry, with walkability from the given surfacemat.2da (text or binary) or the game folder\'s (override, the room\'s module, chitin.key), else the default table; lists each material\'s walkability in every tool\'s table; --compare reports per section whether the bytes are identical';
 
 /** Why each section can differ from a game file even when Walkbench's derivation is right. */
 const SECTION_NOTES: Partial<Record<keyof BwmComparison, string>> = {
-  normals: "the game computed normals from the model's local coordinates before the room offset was added; from world vertices some come out 1 ulp apart (and degenerate faces have no defined normal)",
+  normals: "Walkbench computes normals as BioWare's tools do (identical on every game room); files saved by other tools (MDLEdit, KOTORMax, PyKotor) computed theirs differently",
   planes: 'follows the normals: d = −n·v1 from the stored normal reproduces every game file',
-  aabb: "BioWare's split-axis rule is not reproducible from the files (spec §14) and its boxes were computed from pre-transform coordinates; Walkbench builds MDLEdit's tree (longest axis, exact median, ±0.01 leaves, positive flags)",
+  aabb: "Walkbench builds BioWare's tree (longest axis, centroid order as its qsort leaves it, median split, flag of the widest gap between the children's centres); it starts from the WOK's face order, while BioWare started from the model's face list, which the WOK does not keep (in most game rooms the non-walkable block sat elsewhere among the walkable faces); its boxes came from the model's coordinates, up to ~1e-4 from the WOK's",
 };
+
+/** A material of the file with its face count and its walkability in the table in use and in each tool's table. */
+interface MaterialWalkability {
+  material: number;
+  label: string;
+  faces: number;
+  walkable: boolean;
+  /** Walkability by table source: default (kotorblender), MDLEdit, PyKotor. */
+  tools: Record<string, boolean>;
+}
 
 interface KotorBakeReport {
   document: BwmDocument;
   walkableFaces: number;
   table: WalkabilityTable;
   disagreements: WalkabilityDisagreement[];
+  materials: MaterialWalkability[];
   timings: BwmBakeTimings & { read: number; write: number };
   comparison?: BwmComparison;
 }
@@ -45,7 +63,7 @@ const clock = (): number => performance.now();
 export async function bakeWokCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const args = parseArgs(
     argv.map((a) => (a === '-o' ? '--output' : a)),
-    ['output', 'compare', 'surfacemat'],
+    ['output', 'compare', 'surfacemat', 'game'],
     ['json'],
   );
   if (args.positional.length !== 1) throw new UsageError('bake needs exactly one walkmesh file (.wok, .pwk or .dwk)');
@@ -54,14 +72,17 @@ export async function bakeWokCommand(argv: readonly string[], io: CliIo): Promis
   if (typeof output !== 'string') throw new UsageError('bake needs -o OUT.wok, the file to write');
   const compareWith = args.flags.get('compare');
   const surfacemat = args.flags.get('surfacemat');
+  const game = args.flags.get('game');
+  if (typeof surfacemat === 'string' && typeof game === 'string') throw new UsageError('give either --surfacemat or --game, not both');
   const json = args.flags.has('json');
   try {
-    const report = await bake(input, output, typeof compareWith === 'string' ? compareWith : undefined, typeof surfacemat === 'string' ? surfacemat : undefined);
+    const table = typeof surfacemat === 'string' ? await tableFromFile(surfacemat) : typeof game === 'string' ? await tableFromGame(game, input) : DEFAULT_WALKABILITY;
+    const report = await bake(input, output, typeof compareWith === 'string' ? compareWith : undefined, table);
     if (json) io.out(`${JSON.stringify([jsonEntry(input, output, typeof compareWith === 'string' ? compareWith : undefined, report)], null, 2)}\n`);
     else io.out(describe(input, output, report, typeof compareWith === 'string' ? compareWith : ''));
     return ExitCode.ok;
   } catch (e) {
-    const message = expectedErrorMessage(e, input);
+    const message = e instanceof TableError ? e.message : expectedErrorMessage(e, input);
     if (message === undefined) throw e;
     io.err(`walkbench: ${message}\n`);
     if (json) io.out(`${JSON.stringify([{ file: input, format: null, ok: false, output, error: message }], null, 2)}\n`);
@@ -69,8 +90,71 @@ export async function bakeWokCommand(argv: readonly string[], io: CliIo): Promis
   }
 }
 
-async function bake(input: string, output: string, compareWith: string | undefined, surfacemat: string | undefined): Promise<KotorBakeReport> {
-  const table = surfacemat !== undefined ? readSurfaceMaterials(await readBytes(surfacemat), surfacemat) : DEFAULT_WALKABILITY;
+/** A bad or missing surfacemat.2da, already named in its message (not the walkmesh's fault). */
+class TableError extends Error {}
+
+function tableFromBytes(bytes: Uint8Array, file: string, source: string): WalkabilityTable {
+  try {
+    return walkabilityFromTwoDa(readAnyTwoDa(bytes), source);
+  } catch (e) {
+    if (isMalformedInputError(e)) throw new TableError(e.withFile(file).message);
+    if (e instanceof RangeError) throw new TableError(`${file}: ${e.message}`);
+    throw e;
+  }
+}
+
+async function tableFromFile(file: string): Promise<WalkabilityTable> {
+  try {
+    return tableFromBytes(await readBytes(file), file, file);
+  } catch (e) {
+    if (e instanceof FileAccessError) throw new TableError(e.message);
+    throw e;
+  }
+}
+
+/**
+ * The game's own surfacemat.2da, found as the engine would while the room's module is
+ * loaded: override first, then the module capsules, then chitin.key (spec §8.1). The
+ * module is the room name's part before the first underscore (m10aa_01c → m10aa).
+ */
+async function tableFromGame(root: string, room: string): Promise<WalkabilityTable> {
+  try {
+    const folder = await scanKotorGameFolder(root);
+    const moduleName = path.basename(room).replace(/\.[^.]*$/, '').split('_')[0] ?? '';
+    const { resolver } = await openKotorModule(folder, moduleName);
+    const hit = resolver.resolve('surfacemat', KotorResType.TWODA);
+    if (hit === undefined) throw new TableError(`${root}: no surfacemat.2da in override/, the ${moduleName} module capsules or chitin.key`);
+    const o = hit.origin;
+    const where =
+      o.kind === 'override'
+        ? path.join(folder.overrideDir ?? root, o.file)
+        : o.kind === 'module'
+          ? path.join(folder.modulesDir ?? root, o.archive)
+          : (resolveGamePath(root, o.bif) ?? path.join(root, o.bif));
+    return tableFromBytes(hit.data, where, `surfacemat.2da from ${where}`);
+  } catch (e) {
+    if (e instanceof FileAccessError || isMalformedInputError(e)) throw new TableError(e.message);
+    throw e;
+  }
+}
+
+/** Every material the file uses, with what each table says about it. */
+function materialWalkability(table: WalkabilityTable, materials: Uint32Array): MaterialWalkability[] {
+  const counts = new Map<number, number>();
+  for (const m of materials) counts.set(m, (counts.get(m) ?? 0) + 1);
+  const tools = [DEFAULT_WALKABILITY, ...OTHER_TOOL_TABLES];
+  return [...counts.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([material, faces]) => ({
+      material,
+      label: table.labels[material] ?? `material ${material}`,
+      faces,
+      walkable: isWalkableMaterial(table, material),
+      tools: Object.fromEntries(tools.map((t) => [t.source, isWalkableMaterial(t, material)])),
+    }));
+}
+
+async function bake(input: string, output: string, compareWith: string | undefined, table: WalkabilityTable): Promise<KotorBakeReport> {
   const t0 = clock();
   const document = loadBwm(input, await readBytes(input));
   const t1 = clock();
@@ -83,6 +167,7 @@ async function bake(input: string, output: string, compareWith: string | undefin
     walkableFaces: baked.walkableCount,
     table,
     disagreements: walkabilityDisagreements(table, document.materials),
+    materials: materialWalkability(table, document.materials),
     timings: { read: t1 - t0, ...baked.timings, write: t3 - t2 },
   };
   if (compareWith !== undefined) {
@@ -106,6 +191,7 @@ function jsonEntry(input: string, output: string, compareWith: string | undefine
     output,
     walkability: r.table.source,
     walkabilityDisagreements: r.disagreements,
+    materials: r.materials,
     counts: {
       faces: r.document.faces.length / 3,
       walkableFaces: r.walkableFaces,
@@ -121,7 +207,15 @@ function jsonEntry(input: string, output: string, compareWith: string | undefine
     entry.sections = Object.fromEntries(
       Object.entries(r.comparison).map(([name, s]) => [
         name,
-        { identical: s.identical, maxDifference: s.maxDifference, count: s.count, referenceCount: s.referenceCount, differing: s.differing, ...(s.identical ? {} : { note: SECTION_NOTES[name as keyof BwmComparison] ?? null }) },
+        {
+          identical: s.identical,
+          maxDifference: s.maxDifference,
+          count: s.count,
+          referenceCount: s.referenceCount,
+          differing: s.differing,
+          ...(s.sameShapeNodes !== undefined ? { sameShapeNodes: s.sameShapeNodes } : {}),
+          ...(s.identical ? {} : { note: SECTION_NOTES[name as keyof BwmComparison] ?? null }),
+        },
       ]),
     );
   }
@@ -135,7 +229,12 @@ function describe(input: string, output: string, r: KotorBakeReport, reference: 
     `  order ${t.order.toFixed(2)} ms, planes ${t.planes.toFixed(2)} ms, aabb ${t.aabb.toFixed(2)} ms, adjacency ${t.adjacency.toFixed(2)} ms, perimeters ${t.perimeters.toFixed(2)} ms (read ${t.read.toFixed(1)} ms, write ${t.write.toFixed(1)} ms)`,
   ];
   for (const d of r.disagreements) {
-    lines.push(`  material ${d.material} (${d.label}) is ${d.used ? 'walkable' : 'not walkable'} in ${r.table.source} but the opposite in ${d.otherTools.join(', ')}`);
+    const faces = r.materials.find((m) => m.material === d.material)?.faces ?? 0;
+    lines.push(`  material ${d.material} (${d.label}, ${faces} face(s)) is ${d.used ? 'walkable' : 'not walkable'} in ${r.table.source} but the opposite in ${d.otherTools.join(', ')}`);
+  }
+  if (r.disagreements.length === 0) {
+    const used = r.materials.map((m) => `${m.material} ${m.label}${m.walkable ? ' (walkable)' : ''}`).join(', ');
+    lines.push(`  materials ${used}: every tool's table agrees with ${r.table.source}`);
   }
   if (r.comparison) {
     lines.push(`compared with ${reference}:`);
@@ -145,7 +244,9 @@ function describe(input: string, output: string, r: KotorBakeReport, reference: 
         ? 'identical'
         : s.count !== s.referenceCount
           ? `differs: ${s.count} entries here, ${s.referenceCount} in the reference`
-          : `differs in ${s.differing} of ${s.count} entries${diff}`;
+          : s.sameShapeNodes !== undefined
+            ? `differs in ${s.differing} of ${s.count} entries${diff}; ${s.sameShapeNodes} of ${s.count} nodes (${((100 * s.sameShapeNodes) / s.count).toFixed(1)} %) have the same faces and plane flag`
+            : `differs in ${s.differing} of ${s.count} entries${diff}`;
       lines.push(`  ${name.padEnd(10)} ${what}`);
       const note = SECTION_NOTES[name as keyof BwmComparison];
       if (!s.identical && note) lines.push(`             (${note})`);

@@ -105,7 +105,7 @@ export function bakeBwm(input: BwmBakeInput, table: WalkabilityTable, now: () =>
   };
   if (input.type === BWM_TYPE_AREA) {
     t = now();
-    document.aabb = buildAabbTree(positions, triangles, planes.distances);
+    document.aabb = buildAabbTree(positions, triangles);
     timings.aabb = now() - t;
     t = now();
     document.adjacency = computeWalkableAdjacency(triangles, walkableCount, vertexCount);

@@ -3,6 +3,7 @@ import { ExitCode, processIo, UsageError, type CliIo } from './cli-io';
 import { bakeCommand, bakeUsage } from './commands/bake-command';
 import { convertCommand, convertUsage } from './commands/convert-command';
 import { infoCommand, infoUsage } from './commands/info-command';
+import { pathCommand, pathUsage } from './commands/path-command';
 import { projectCommand, projectUsage } from './commands/project-command';
 import { roundtripCommand, roundtripUsage } from './commands/roundtrip-command';
 import { serveCommand, serveUsage } from './commands/serve-command';
@@ -18,6 +19,7 @@ const commands: Record<string, { run: Command; usage: string }> = {
   roundtrip: { run: roundtripCommand, usage: roundtripUsage },
   convert: { run: convertCommand, usage: convertUsage },
   bake: { run: bakeCommand, usage: bakeUsage },
+  path: { run: pathCommand, usage: pathUsage },
   project: { run: projectCommand, usage: projectUsage },
   serve: { run: (argv, io) => serveCommand([...argv], io), usage: serveUsage },
 };

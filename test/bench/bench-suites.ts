@@ -3,6 +3,7 @@ import { navBench } from './nav-bench';
 import { trnBakeBench } from './nwn2-trn-bake-bench';
 import { nwn2Bench } from './nwn2-bench';
 import { kotorBench } from './kotor-bench';
+import { skyrimPluginBench } from './skyrim-bake-bench';
 
 /** Every suite `npm run bench` runs, in table order. */
-export const benchSuites: readonly BenchSuite<unknown>[] = [navBench, nwn2Bench, trnBakeBench, kotorBench];
+export const benchSuites: readonly BenchSuite<unknown>[] = [navBench, nwn2Bench, trnBakeBench, kotorBench, skyrimPluginBench];

@@ -1,18 +1,25 @@
 import type { Finding } from '../../../shared/validation/finding';
 import { ExitCode, parseArgs, UsageError, type CliIo } from '../cli-io';
 import { inspectInput } from '../inspect-input';
+import { readMasterPlugins, reportWithMasters } from './skyrim-masters';
 
-export const validateUsage = 'walkbench validate FILE… [--json] [--max N]   findings; exit status 1 if any file is invalid';
+export const validateUsage = 'walkbench validate FILE… [--json] [--max N] [--master MASTER.esm]…   findings; exit status 1 if any file is invalid. --master: a Skyrim master whose navmeshes the edge links are checked against';
 
 const findingJson = (f: Finding) => ({ message: f.message, code: f.code, ...(f.subject ? { subject: f.subject } : {}) });
 
 export async function validateCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const args = parseArgs(argv, ['max'], ['json']);
+  const args = parseArgs(argv, ['max'], ['json'], ['master']);
   if (args.positional.length === 0) throw new UsageError('validate needs at least one FILE');
   const json = args.flags.has('json');
   const maxRaw = args.flags.get('max');
   const max = maxRaw === undefined ? 50 : Number(maxRaw);
   if (!Number.isInteger(max) || max < 0) throw new UsageError('--max takes a whole number of findings to print per file');
+  const loaded = await readMasterPlugins(args.lists.get('master') ?? []);
+  if ('error' in loaded) {
+    io.err(`walkbench: ${loaded.error}\n`);
+    if (json) io.out(`${JSON.stringify([{ file: loaded.file, format: null, ok: false, errors: [{ message: loaded.error, offset: null }], warnings: [] }], null, 2)}\n`);
+    return ExitCode.failed;
+  }
   const results: Record<string, unknown>[] = [];
   let status: number = ExitCode.ok;
   for (const file of args.positional) {
@@ -22,7 +29,7 @@ export async function validateCommand(argv: readonly string[], io: CliIo): Promi
       status = ExitCode.failed;
       continue;
     }
-    const { report } = input;
+    const report = reportWithMasters(input.report, input.bytes, loaded.masters);
     if (!report.ok) status = ExitCode.failed;
     results.push({ file, format: report.format, ok: report.ok, errors: report.errors.map(findingJson), warnings: report.warnings.map(findingJson) });
     if (!json) {

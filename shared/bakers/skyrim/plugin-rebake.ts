@@ -35,9 +35,17 @@ export interface PluginRebake {
   skipped: number[];
 }
 
-function replace(items: readonly PluginItem[], nvnm: Map<NvnmDocument, NvnmDocument>, nvmi: Map<NvmiEntry, NvmiEntry>): PluginItem[] {
+/**
+ * The items with NVNM and NVMI subrecords swapped by object identity; every record and group
+ * holding none of them is the input's own object, so it is written back byte for byte (and
+ * an edit of one navmesh copies only the groups on its way).
+ */
+export function replaceNavmeshData(items: readonly PluginItem[], nvnm: ReadonlyMap<NvnmDocument, NvnmDocument>, nvmi: ReadonlyMap<NvmiEntry, NvmiEntry>): PluginItem[] {
   return items.map((item) => {
-    if (item.kind === 'group') return { ...item, children: replace(item.children, nvnm, nvmi) };
+    if (item.kind === 'group') {
+      const children = replaceNavmeshData(item.children, nvnm, nvmi);
+      return children.every((c, i) => c === item.children[i]) ? item : { ...item, children };
+    }
     if (item.signature !== 'NAVM' && item.signature !== 'NAVI') return item;
     let changed = false;
     const subrecords = item.subrecords.map((s): Subrecord => {
@@ -90,7 +98,7 @@ export function rebakePlugin(doc: PluginDocument, options: PluginRebakeOptions =
       formId: n.formId, cellFormId: n.cellFormId, before: n.nvnm, after: baked.nvnm, nvmiBefore, nvmiAfter, edges: baked.edges, milliseconds: t1 - t0,
     });
   }
-  return { document: { items: replace(doc.items, nvnmMap, nvmiMap) }, navmeshes, skipped };
+  return { document: { items: replaceNavmeshData(doc.items, nvnmMap, nvmiMap) }, navmeshes, skipped };
 }
 
 export interface NavmeshAgreementReport {

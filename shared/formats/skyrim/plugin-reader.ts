@@ -4,9 +4,10 @@ import type { FormatEnvironment } from '../format-environment';
 import { readNvmi } from './navi-reader';
 import { NVNM_VERSION } from './nvnm-document';
 import { readNvnm } from './nvnm-reader';
+import { rememberStoredRecord } from './plugin-stored-bytes';
 import {
   formIdHex, GROUP_HEADER_SIZE, PLUGIN_FORMAT, RECORD_FLAG_COMPRESSED, RECORD_HEADER_SIZE, signatureOf, SUBRECORD_HEADER_SIZE,
-  type PluginDocument, type PluginGroup, type PluginItem, type PluginRecord, type Subrecord,
+  type PluginDocument, type PluginGroup, type PluginItem, type PluginRecord, type Subrecord, type SubrecordOverflow,
 } from './plugin-document';
 
 /** Groups nest at most five deep in real plugins (WRLD → … → temporary children). */
@@ -75,7 +76,9 @@ function readRecord(r: BinaryReader, signature: string, start: number, end: numb
   } else {
     subrecords = readSubrecords(new BinaryReader(r.bytes, PLUGIN_FORMAT, dataStart, dataStart + size), signature, where);
   }
-  return { kind: 'record', signature, flags, formId, versionControl1, formVersion, versionControl2, compressed, subrecords, sourceOffset: start };
+  const record: PluginRecord = { kind: 'record', signature, flags, formId, versionControl1, formVersion, versionControl2, compressed, subrecords, sourceOffset: start };
+  if (compressed) rememberStoredRecord(record, r.bytes.slice(dataStart, dataStart + size));
+  return record;
 }
 
 function inflateRecord(bytes: Uint8Array, dataStart: number, size: number, where: string, env: FormatEnvironment): Uint8Array {
@@ -101,12 +104,14 @@ function inflateRecord(bytes: Uint8Array, dataStart: number, size: number, where
 function readSubrecords(r: BinaryReader, recordSignature: string, where: string): Subrecord[] {
   const out: Subrecord[] = [];
   let overflowSize: number | undefined;
+  const bytes = r.bytes;
   while (r.offset < r.end) {
     const headerOffset = r.offset;
-    r.need(SUBRECORD_HEADER_SIZE, `${where} subrecord header`);
-    const signature = signatureOf(r.bytes, headerOffset);
-    r.offset += 4;
-    const sizeField = r.u16(`${where} ${signature}.size`);
+    // Field names are built only for the error: a plugin has tens of thousands of subrecords.
+    if (r.end - headerOffset < SUBRECORD_HEADER_SIZE) r.need(SUBRECORD_HEADER_SIZE, `${where} subrecord header`);
+    const signature = signatureOf(bytes, headerOffset);
+    const sizeField = bytes[headerOffset + 4]! | (bytes[headerOffset + 5]! << 8);
+    r.offset += SUBRECORD_HEADER_SIZE;
     if (signature === 'XXXX' && overflowSize === undefined) {
       if (sizeField !== 4) throw r.error(`${where} XXXX.size`, '4', String(sizeField), headerOffset + 4);
       overflowSize = r.u32(`${where} XXXX.value`);
@@ -118,22 +123,24 @@ function readSubrecords(r: BinaryReader, recordSignature: string, where: string)
     }
     const dataStart = r.offset;
     r.offset += size;
-    const base = overflowSize === undefined ? { signature } : { signature, overflow: { sizeField } };
+    const overflow = overflowSize === undefined ? undefined : { sizeField };
     overflowSize = undefined;
-    out.push(modelSubrecord(r.bytes, dataStart, size, recordSignature, base, where));
+    out.push(modelSubrecord(bytes, dataStart, size, recordSignature, signature, overflow, where));
   }
   if (overflowSize !== undefined) throw r.error(`${where} XXXX`, 'a subrecord after the XXXX size record', 'the end of the record');
   return out;
 }
 
-function modelSubrecord(bytes: Uint8Array, start: number, size: number, recordSignature: string, base: Pick<Subrecord, 'signature' | 'overflow'>, where: string): Subrecord {
-  if (recordSignature === 'NAVM' && base.signature === 'NVNM' && size >= 4) {
+function modelSubrecord(bytes: Uint8Array, start: number, size: number, recordSignature: string, signature: string, overflow: SubrecordOverflow | undefined, where: string): Subrecord {
+  let out: Subrecord | undefined;
+  if (recordSignature === 'NAVM' && signature === 'NVNM' && size >= 4) {
     const version = new DataView(bytes.buffer, bytes.byteOffset + start, 4).getUint32(0, true);
     // Other versions (Fallout 4's 15, Starfield's 17) have other layouts and stay bytes.
-    if (version === NVNM_VERSION) return { ...base, kind: 'nvnm', nvnm: readNvnm(bytes, start, start + size, where) };
+    if (version === NVNM_VERSION) out = { kind: 'nvnm', signature, nvnm: readNvnm(bytes, start, start + size, where) };
+  } else if (recordSignature === 'NAVI' && signature === 'NVMI') {
+    out = { kind: 'nvmi', signature, nvmi: readNvmi(bytes, start, start + size, where) };
   }
-  if (recordSignature === 'NAVI' && base.signature === 'NVMI') {
-    return { ...base, kind: 'nvmi', nvmi: readNvmi(bytes, start, start + size, where) };
-  }
-  return { ...base, kind: 'raw', data: bytes.slice(start, start + size) };
+  out ??= { kind: 'raw', signature, data: bytes.slice(start, start + size) };
+  if (overflow) out.overflow = overflow;
+  return out;
 }

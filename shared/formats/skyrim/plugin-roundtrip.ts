@@ -21,7 +21,8 @@ export function pluginRoundtripDetails(original: Uint8Array, doc: PluginDocument
   const result: PluginRoundtripDetails = { records: 0, compressedRecords: 0, compressedRecordsIdentical: 0, differingRecords: [] };
   for (const { record } of walkRecords(doc.items)) {
     result.records++;
-    const data = recordStoredData(record, env);
+    // Re-deflated even when unchanged: this is the check that level 9 reproduces the CK's stream.
+    const data = recordStoredData(record, env, true);
     const o = record.sourceOffset;
     let same = false;
     if (o >= 0 && o + RECORD_HEADER_SIZE <= original.length) {

@@ -2,6 +2,7 @@ import { BinaryWriter } from '../../binary/binary-writer';
 import type { FormatEnvironment } from '../format-environment';
 import { writeNvmi } from './navi-writer';
 import { writeNvnm } from './nvnm-writer';
+import { unchangedStoredRecord } from './plugin-stored-bytes';
 import { PLUGIN_DEFLATE_LEVEL, type PluginDocument, type PluginItem, type PluginRecord, type Subrecord } from './plugin-document';
 
 function signature(w: BinaryWriter, sig: string): void {
@@ -34,10 +35,15 @@ export function recordBody(record: PluginRecord): Uint8Array {
   return w.finish();
 }
 
-/** The bytes after the record header: the body, or its size and zlib stream when compressed. */
-export function recordStoredData(record: PluginRecord, env: FormatEnvironment): Uint8Array {
+/**
+ * The bytes after the record header: the body, or its size and zlib stream when compressed.
+ * An unchanged compressed record reuses the stream it was read with unless `recompress`.
+ */
+export function recordStoredData(record: PluginRecord, env: FormatEnvironment, recompress = false): Uint8Array {
   const body = recordBody(record);
   if (!record.compressed) return body;
+  const stored = recompress ? undefined : unchangedStoredRecord(record, body, env);
+  if (stored) return stored;
   const stream = env.zlib.deflate(body, PLUGIN_DEFLATE_LEVEL);
   const out = new Uint8Array(4 + stream.length);
   new DataView(out.buffer).setUint32(0, body.length, true);
@@ -70,7 +76,7 @@ function writeItem(w: BinaryWriter, item: PluginItem, env: FormatEnvironment): v
   w.bytes(data);
 }
 
-/** Writes the plugin; compressed records are re-encoded from their subrecords at zlib level 9. */
+/** Writes the plugin; compressed records are re-encoded from their subrecords at zlib level 9 (unless unchanged since read). */
 export function writePlugin(doc: PluginDocument, env: FormatEnvironment): Uint8Array {
   const w = new BinaryWriter(64 * 1024);
   for (const item of doc.items) writeItem(w, item, env);

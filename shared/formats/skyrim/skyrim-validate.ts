@@ -28,15 +28,29 @@ function keyer(masters: readonly string[], self: string): (formId: number) => st
   };
 }
 
-function keyed(doc: PluginDocument, self: string, fromPlugin: boolean): KeyedNavmesh[] {
+function keyed(doc: PluginDocument, self: string, fromPlugin: boolean, deleted?: Map<string, string>): KeyedNavmesh[] {
   const key = keyer(pluginMasters(doc), self);
   const out: KeyedNavmesh[] = [];
   for (const n of pluginNavmeshes(doc)) {
+    if (n.deleted && deleted && !deleted.has(key(n.formId))) deleted.set(key(n.formId), self);
     if (!n.nvnm || n.deleted) continue;
     out.push({ navmesh: n, nvnm: n.nvnm, key: key(n.formId), linkKeys: Array.from(n.nvnm.edgeLinkNavmesh, key), fromPlugin });
   }
   return out;
 }
+
+/** Where links can point: the navmeshes of the plugin and the given masters. */
+interface LinkTargets {
+  byKey: ReadonlyMap<string, KeyedNavmesh>;
+  /** Keys of deleted NAVM records → the file that deletes them. */
+  deleted: ReadonlyMap<string, string>;
+  /** Lower-case names of the files whose navmeshes are all known (the plugin and the given masters). */
+  known: ReadonlySet<string>;
+  /** Lower-case file name → the name as the plugin's header spells it. */
+  names: ReadonlyMap<string, string>;
+}
+
+const fileOfKey = (key: string) => key.slice(0, key.lastIndexOf(':'));
 
 function triangleArea2(pos: Float32Array, nv: number, a: number, b: number, c: number): number {
   if (a >= nv || b >= nv || c >= nv) return NaN;
@@ -54,7 +68,7 @@ function find(parent: Int32Array, i: number): number {
   return i;
 }
 
-function checkNavmesh(sink: FindingSink, k: KeyedNavmesh, byKey: ReadonlyMap<string, KeyedNavmesh>): void {
+function checkNavmesh(sink: FindingSink, k: KeyedNavmesh, targets: LinkTargets): void {
   const v = k.nvnm;
   const id = formIdHex(k.navmesh.formId);
   const nv = v.vertices.length / 3;
@@ -109,22 +123,41 @@ function checkNavmesh(sink: FindingSink, k: KeyedNavmesh, byKey: ReadonlyMap<str
   for (const t of v.gridTriangles) {
     if (t < 0 || t >= nt) sink.error('navm.grid.triangle-range', navmeshSubject, () => `navmesh ${id} grid names triangle ${t} but the navmesh has ${nt}`);
   }
-  checkLinks(sink, k, byKey, id);
+  checkLinks(sink, k, targets, id);
   checkDoors(sink, v, k.navmesh.formId, reaches);
   checkIslands(sink, v, id, parent, reaches);
 }
 
-/** Each edge link must point at an existing triangle that links back (when the target is known). */
-function checkLinks(sink: FindingSink, k: KeyedNavmesh, byKey: ReadonlyMap<string, KeyedNavmesh>, id: string): void {
+/**
+ * Each edge link must point at an existing triangle that links back. A link into a file
+ * that was not given (a master left out) cannot be checked: it is reported once per target
+ * navmesh as unverifiable, not as an error.
+ */
+function checkLinks(sink: FindingSink, k: KeyedNavmesh, targets: LinkTargets, id: string): void {
   const v = k.nvnm;
   const nt = v.triFlags.length;
+  const unverifiable = new Map<number, { file: string; links: number }>();
   for (let t = 0; t < nt; t++) {
     for (let e = 0; e < 3; e++) {
       if ((v.triFlags[t]! & TRI_EDGE_LINK_BITS[e]!) === 0) continue;
       const li = v.triEdges[t * 3 + e]!;
       if (li < 0 || li >= v.edgeLinkType.length) continue;
-      const target = byKey.get(k.linkKeys[li]!);
-      if (!target) continue;
+      const linkKey = k.linkKeys[li]!;
+      const target = targets.byKey.get(linkKey);
+      if (!target) {
+        const file = targets.names.get(fileOfKey(linkKey)) ?? fileOfKey(linkKey);
+        const to = formIdHex(v.edgeLinkNavmesh[li]!);
+        const deletedIn = targets.deleted.get(linkKey);
+        if (deletedIn !== undefined || targets.known.has(file.toLowerCase())) {
+          sink.error('navm.edge-link.missing-navmesh', { kind: 'triangle', id: t }, () =>
+            `navmesh ${id} triangle ${t} links to navmesh ${to} of ${file}, which ${deletedIn !== undefined ? `${deletedIn} deletes` : 'holds no such navmesh'}`);
+        } else {
+          const u = unverifiable.get(v.edgeLinkNavmesh[li]!) ?? { file, links: 0 };
+          u.links++;
+          unverifiable.set(v.edgeLinkNavmesh[li]!, u);
+        }
+        continue;
+      }
       const tv = target.nvnm;
       const u = v.edgeLinkTriangle[li]!;
       const tid = formIdHex(target.navmesh.formId);
@@ -142,6 +175,10 @@ function checkLinks(sink: FindingSink, k: KeyedNavmesh, byKey: ReadonlyMap<strin
         sink.error('navm.edge-link.not-reciprocal', { kind: 'triangle', id: t }, () => `navmesh ${id} triangle ${t} links to triangle ${u} of navmesh ${tid}, which does not link back`);
       }
     }
+  }
+  for (const [formId, u] of unverifiable) {
+    sink.warning('navm.edge-link.unverifiable', { kind: 'navmesh', id: k.navmesh.formId }, () =>
+      `navmesh ${id} has ${u.links} edge link(s) into navmesh ${formIdHex(formId)} of ${u.file}, which was not given as a master: not checked`);
   }
 }
 
@@ -195,10 +232,16 @@ export function validatePlugin(doc: PluginDocument, masters: readonly MasterPlug
       sink.error('navm.deleted', { kind: 'navmesh', id: n.formId }, () => `navmesh ${formIdHex(n.formId)} is a deleted NAVM record; the game crashes when it loads a deleted navmesh`);
     }
   }
-  const own = keyed(doc, selfName, true);
+  const deleted = new Map<string, string>();
+  const own = keyed(doc, selfName, true, deleted);
   const byKey = new Map<string, KeyedNavmesh>();
   for (const k of own) byKey.set(k.key, k);
-  for (const m of masters) for (const k of keyed(m.doc, m.name, false)) if (!byKey.has(k.key)) byKey.set(k.key, k);
-  for (const k of own) checkNavmesh(sink, k, byKey);
+  // The plugin's own records override the masters' (deleted ones included).
+  for (const m of masters) {
+    for (const k of keyed(m.doc, m.name, false, deleted)) if (!byKey.has(k.key) && !deleted.has(k.key)) byKey.set(k.key, k);
+  }
+  const known = new Set([selfName, ...masters.map((m) => m.name)].map((n) => n.toLowerCase()));
+  const names = new Map([selfName, ...pluginMasters(doc)].map((n) => [n.toLowerCase(), n]));
+  for (const k of own) checkNavmesh(sink, k, { byKey, deleted, known, names });
   return sink.finish();
 }

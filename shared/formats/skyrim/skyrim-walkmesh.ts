@@ -1,8 +1,11 @@
 import { MalformedInputError } from '../../binary/malformed-input-error';
 import { ModelMappingError } from '../../model/model-mapping-error';
 import { createWalkmesh, type Walkmesh } from '../../model/walkmesh';
-import { COVER_MASK, TRI_PREFERRED, type NvnmDocument } from './nvnm-document';
-import { gridDivisorFor, MAX_GRID_DIVISOR, rebuildGrid } from './nvnm-grid';
+import { naviFloatsOf } from '../../bakers/skyrim/navi-rebake';
+import { buildGrid } from '../../bakers/skyrim/navmesh-grid';
+import { rebakeCoverList, rebakeEdges } from '../../bakers/skyrim/navmesh-rebake';
+import { TRI_EDGE_LINK_BITS, TRI_FOUND, type NvnmDocument } from './nvnm-document';
+import { gridDivisorFor, MAX_GRID_DIVISOR } from './nvnm-grid';
 import { formIdHex, NVNM_FORMAT, PLUGIN_FORMAT, type PluginDocument, type PluginItem, type Subrecord } from './plugin-document';
 import { pluginNavmeshes, type PluginNavmesh } from './plugin-navmeshes';
 
@@ -49,12 +52,13 @@ function sameWords(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
 }
 
 /**
- * The navmesh's vertex positions taken from the walkmesh through the face corners: mesh
- * vertex `triangles[c]` is navmesh vertex `triVertices[c]`. This survives an OBJ round trip,
- * which renumbers and compacts vertices but keeps the faces in order. Undefined when the
- * corners do not map consistently (the faces were re-cut).
+ * The navmesh's vertex positions taken from the walkmesh through the corners of the faces
+ * that stand for its stored triangles: mesh vertex `triangles[c]` is navmesh vertex
+ * `triVertices[c]`. This survives an OBJ round trip, which renumbers and compacts vertices
+ * but keeps the faces in order. Undefined when the corners do not map consistently (the
+ * faces were re-cut).
  */
-function positionsThroughCorners(v: NvnmDocument, mesh: Walkmesh): Uint32Array | undefined {
+function positionsThroughCorners(v: NvnmDocument, mesh: Walkmesh): { vertices: Uint32Array; toNavmesh: Int32Array } | undefined {
   const meshBits = new Uint32Array(mesh.positions.buffer, mesh.positions.byteOffset, mesh.positions.length);
   const toNavmesh = new Int32Array(meshBits.length / 3).fill(-1);
   const out = new Uint32Array(v.vertices);
@@ -62,7 +66,7 @@ function positionsThroughCorners(v: NvnmDocument, mesh: Walkmesh): Uint32Array |
   for (let c = 0; c < v.triVertices.length; c++) {
     const mv = mesh.triangles[c]!;
     const nv = v.triVertices[c]!;
-    if (nv >= set.length) return undefined;
+    if (nv >= set.length || mv >= toNavmesh.length) return undefined;
     if (toNavmesh[mv] === -1) toNavmesh[mv] = nv;
     else if (toNavmesh[mv] !== nv) return undefined;
     if (set[nv]) {
@@ -72,51 +76,79 @@ function positionsThroughCorners(v: NvnmDocument, mesh: Walkmesh): Uint32Array |
     set[nv] = 1;
     for (let a = 0; a < 3; a++) out[nv * 3 + a] = meshBits[mv * 3 + a]!;
   }
-  return out;
+  return { vertices: out, toNavmesh };
+}
+
+const LINK_BITS = TRI_EDGE_LINK_BITS[0] | TRI_EDGE_LINK_BITS[1] | TRI_EDGE_LINK_BITS[2];
+
+/**
+ * The walkmesh's faces as navmesh triangles, keeping every stored triangle's index: the
+ * first faces are the stored triangles (same corners, or re-cut over the same numbering)
+ * and any further face is appended, with the vertices the navmesh lacks appended too.
+ */
+function meshGeometry(v: NvnmDocument, mesh: Walkmesh, formId: number): { vertices: Uint32Array; triVertices: Uint16Array } {
+  const faces = mesh.triangles.length / 3;
+  const nt = v.triFlags.length;
+  const mapped = positionsThroughCorners(v, mesh);
+  if (mapped) {
+    if (faces === nt) return { vertices: mapped.vertices, triVertices: v.triVertices };
+    const meshBits = new Uint32Array(mesh.positions.buffer, mesh.positions.byteOffset, mesh.positions.length);
+    const extra: number[] = [];
+    let nv = mapped.vertices.length / 3;
+    const triVertices = new Uint16Array(faces * 3);
+    triVertices.set(v.triVertices);
+    for (let c = nt * 3; c < faces * 3; c++) {
+      const mv = mesh.triangles[c]!;
+      if (mapped.toNavmesh[mv] === -1) {
+        mapped.toNavmesh[mv] = nv++;
+        for (let a = 0; a < 3; a++) extra.push(meshBits[mv * 3 + a]!);
+      }
+      triVertices[c] = mapped.toNavmesh[mv]!;
+    }
+    if (nv > 0xffff) throw new ModelMappingError(`navmesh ${formIdHex(formId)}: ${nv} vertices do not fit u16 indices`);
+    const vertices = new Uint32Array(mapped.vertices.length + extra.length);
+    vertices.set(mapped.vertices);
+    vertices.set(extra, mapped.vertices.length);
+    return { vertices, triVertices };
+  }
+  // Re-cut faces over the navmesh's own numbering (new vertices appended): take it as it is.
+  const vertices = new Uint32Array(mesh.positions.buffer.slice(mesh.positions.byteOffset, mesh.positions.byteOffset + mesh.positions.byteLength));
+  if (vertices.length < v.vertices.length) {
+    throw new ModelMappingError(`navmesh ${formIdHex(formId)}: the faces no longer match the navmesh's vertices (${v.vertices.length / 3} → ${vertices.length / 3})`);
+  }
+  for (const i of mesh.triangles) if (i > 0xffff) throw new ModelMappingError(`navmesh ${formIdHex(formId)}: vertex index ${i} does not fit a u16`);
+  return { vertices, triVertices: new Uint16Array(mesh.triangles) };
 }
 
 /** The NVNM with a walkmesh's geometry and flags applied; the same object when nothing changed. */
 function applyMesh(v: NvnmDocument, mesh: Walkmesh, formId: number): NvnmDocument {
-  if (mesh.triangles.length !== v.triVertices.length) {
-    // Neighbours and door references store triangle indices (spec §11), so the count must stay.
-    throw new ModelMappingError(`navmesh ${formIdHex(formId)}: changing the triangle count (${v.triFlags.length} → ${mesh.triangles.length / 3}) is not supported`);
+  const nt = v.triFlags.length;
+  const faces = mesh.triangles.length / 3;
+  if (faces < nt) {
+    // Neighbours and door references store triangle indices (spec §11); which triangles went is not known here.
+    throw new ModelMappingError(`navmesh ${formIdHex(formId)}: removing triangles through the walkmesh (${nt} → ${faces}) is not supported, as it would renumber triangles that neighbours and doors name; delete them with a navmesh edit, which keeps border triangles' indices`);
   }
-  const flags = Uint16Array.from(mesh.faceMaterial, (m) => m & 0xffff);
-  let vertices = positionsThroughCorners(v, mesh);
-  let triVertices = v.triVertices;
-  if (!vertices) {
-    // Re-cut faces over the same vertices: take the walkmesh's numbering as it is.
-    vertices = new Uint32Array(mesh.positions.buffer.slice(mesh.positions.byteOffset, mesh.positions.byteOffset + mesh.positions.byteLength));
-    if (vertices.length !== v.vertices.length) {
-      throw new ModelMappingError(`navmesh ${formIdHex(formId)}: the faces no longer match the navmesh's vertices (${v.vertices.length / 3} → ${vertices.length / 3})`);
-    }
-    for (const i of mesh.triangles) if (i > 0xffff) throw new ModelMappingError(`navmesh ${formIdHex(formId)}: vertex index ${i} does not fit a u16`);
-    triVertices = new Uint16Array(mesh.triangles);
-  }
-  const geometryChanged = !sameWords(vertices, v.vertices) || triVertices !== v.triVertices;
+  if (faces > 0x7fff) throw new ModelMappingError(`navmesh ${formIdHex(formId)}: ${faces} triangles exceed the s16 limit of 32767`);
+  // Link bits belong to the link lists: stored triangles keep theirs, new ones get none.
+  const flags = Uint16Array.from(mesh.faceMaterial, (m, t) => (t < nt ? (m & 0xffff & ~LINK_BITS) | (v.triFlags[t]! & LINK_BITS) : m & 0xffff & ~LINK_BITS || TRI_FOUND));
+  const { vertices, triVertices } = meshGeometry(v, mesh, formId);
+  const topologyChanged = !sameWords(triVertices, v.triVertices);
+  const geometryChanged = topologyChanged || !sameWords(vertices, v.vertices);
   if (!geometryChanged && sameWords(flags, v.triFlags)) return v;
   const next: NvnmDocument = { ...v, vertices, triVertices, triFlags: flags };
-  if (geometryChanged) {
-    const divisor = v.gridDivisor >= 1 && v.gridDivisor <= MAX_GRID_DIVISOR ? v.gridDivisor : gridDivisorFor(v.triFlags.length);
-    Object.assign(next, rebuildGrid(next, divisor));
-    const cover: number[] = [];
-    for (let t = 0; t < next.triCover.length; t++) if ((next.triCover[t]! & COVER_MASK) !== 0) cover.push(t);
-    next.coverTriangles = new Int16Array(cover);
+  if (!geometryChanged) return next;
+  if (topologyChanged) {
+    const triCover = new Uint16Array(faces);
+    triCover.set(v.triCover);
+    const triEdges = new Int16Array(faces * 3).fill(-1);
+    triEdges.set(v.triEdges);
+    Object.assign(next, { triCover, triEdges });
+    const edges = rebakeEdges(next);
+    Object.assign(next, { triEdges: edges.triEdges, triFlags: edges.triFlags });
+    next.coverTriangles = rebakeCoverList(next);
   }
-  return next;
-}
-
-/** The NVMI floats the CK derives from a navmesh: vertex mean x, y, z and the preferred-triangle fraction (spec §9.1). */
-export function nvmiFloatsOf(v: NvnmDocument): Uint32Array {
-  const p = new Float32Array(new Uint32Array(v.vertices).buffer);
-  const nv = p.length / 3;
-  const sum = [0, 0, 0];
-  for (let i = 0; i < p.length; i++) sum[i % 3] += p[i]!;
-  let preferred = 0;
-  for (const f of v.triFlags) if (f & TRI_PREFERRED) preferred++;
-  const nt = v.triFlags.length;
-  const out = new Float32Array([nv ? sum[0]! / nv : 0, nv ? sum[1]! / nv : 0, nv ? sum[2]! / nv : 0, nt ? preferred / nt : 0]);
-  return new Uint32Array(out.buffer);
+  const keep = v.gridDivisor >= 1 && v.gridDivisor <= MAX_GRID_DIVISOR && faces === nt;
+  return Object.assign(next, buildGrid(next, keep ? v.gridDivisor : gridDivisorFor(faces)));
 }
 
 interface Replacement {
@@ -163,7 +195,7 @@ export function pluginFromWalkmeshes(meshes: readonly Walkmesh[], base: PluginDo
     const next = applyMesh(n.nvnm, meshes[i]!, n.formId);
     if (next === n.nvnm) return;
     r.byDocument.set(n.nvnm, next);
-    r.naviFloats.set(n.formId, nvmiFloatsOf(next));
+    r.naviFloats.set(n.formId, naviFloatsOf(next));
   });
   return r.byDocument.size === 0 ? base : { items: replaceNvnm(base.items, r) };
 }

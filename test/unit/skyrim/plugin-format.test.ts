@@ -2,8 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { readObj } from '../../../shared/formats/obj/obj-reader';
 import { writeObj } from '../../../shared/formats/obj/obj-writer';
 import { ModelMappingError } from '../../../shared/model/model-mapping-error';
+import { applyEdit } from '../../../shared/edits/apply-edit';
+import { copyWalkmesh } from '../../../shared/edits/walkmesh-copy';
+import { faceCount } from '../../../shared/model/walkmesh';
 import { detectFormat } from '../../../shared/formats/format-registry';
-import { rebuildGrid } from '../../../shared/formats/skyrim/nvnm-grid';
+import { buildGrid } from '../../../shared/bakers/skyrim/navmesh-grid';
 import { pluginFormat } from '../../../shared/formats/skyrim/plugin-format';
 import { pluginNaviEntries, pluginNavmeshes } from '../../../shared/formats/skyrim/plugin-navmeshes';
 import { readPlugin } from '../../../shared/formats/skyrim/plugin-reader';
@@ -88,24 +91,76 @@ describe('Skyrim plugin format handler', () => {
     );
   });
 
-  it('refuses to change a navmesh\'s triangle count (neighbours link to triangle indices)', () => {
+  it('refuses to drop triangles through the walkmesh (neighbours link to triangle indices)', () => {
     const { doc } = readFixturePlugin('FreeCamera.esp');
     const [m] = pluginFormat.toWalkmeshes(doc, 'x');
     const fewer = { ...m!, triangles: m!.triangles.slice(3), faceMaterial: m!.faceMaterial.slice(1), faceOwner: m!.faceOwner.slice(1), faceWalkable: m!.faceWalkable.slice(1) };
-    expect(() => pluginFormat.fromWalkmeshes!([fewer], doc)).toThrow(ModelMappingError);
+    expect(() => pluginFormat.fromWalkmeshes!([fewer], doc)).toThrow(/removing triangles through the walkmesh \(12 → 11\) is not supported/);
     expect(() => pluginFormat.fromWalkmeshes!([m!], undefined)).toThrow(ModelMappingError);
   });
 
-  it('rebuilds grids with the stored bounds and covers the stored entries of the CK grids almost everywhere', () => {
+  it('appends faces added to the walkmesh as new triangles: stored indices kept, adjacency, grid and NAVI entry rebuilt', () => {
+    const { doc } = readFixturePlugin('DwemerSecrets.esp');
+    const meshes = pluginFormat.toWalkmeshes(doc, 'x');
+    const i = modelledNavmeshes(doc).findIndex((n) => n.formId === 0x02002e28);
+    const v = modelledNavmeshes(doc)[i]!.nvnm;
+    const nt = v.triFlags.length;
+    const nv = v.vertices.length / 3;
+    let t = 0;
+    let k = 0;
+    while (v.triEdges[t * 3 + k] !== -1) if (++k === 3) [t, k] = [t + 1, 0];
+    const a = v.triVertices[t * 3 + k]!;
+    const b = v.triVertices[t * 3 + ((k + 1) % 3)]!;
+    const m = meshes[i]!;
+    const p = (x: number, c: number) => m.positions[x * 3 + c]!;
+    const apex = [(p(a, 0) + p(b, 0)) / 2 + (p(b, 1) - p(a, 1)) / 2, (p(a, 1) + p(b, 1)) / 2 - (p(b, 0) - p(a, 0)) / 2, (p(a, 2) + p(b, 2)) / 2];
+    const grown = {
+      ...m,
+      positions: Float32Array.from([...m.positions, ...apex]),
+      triangles: Uint32Array.from([...m.triangles, b, a, nv]),
+      faceMaterial: Uint32Array.from([...m.faceMaterial, 0x800]),
+      faceOwner: Uint32Array.from([...m.faceOwner, m.faceOwner[0]!]),
+      faceWalkable: Uint8Array.from([...m.faceWalkable, 1]),
+    };
+    const edited = pluginFormat.fromWalkmeshes!(meshes.map((x, j) => (j === i ? grown : x)), doc);
+    const back = readPlugin(pluginFormat.write(edited, env), env);
+    const after = modelledNavmeshes(back)[i]!.nvnm;
+    expect(after.triFlags.length).toBe(nt + 1);
+    expect(after.triVertices.subarray(0, nt * 3)).toEqual(v.triVertices);
+    expect(Array.from(after.triVertices.subarray(nt * 3))).toEqual([b, a, nv]);
+    expect(after.triEdges[nt * 3]).toBe(t);
+    expect(after.triEdges[t * 3 + k]).toBe(nt);
+    expect(after.gridTriangles).toContain(nt);
+    const entry = pluginNaviEntries(back)[0]!.entries.find((e) => e.navmesh === 0x02002e28)!;
+    expect(floatsOf(entry.floats)[0]).toBeCloseTo((floatsOf(v.vertices).filter((_, j) => j % 3 === 0).reduce((s2, x) => s2 + x, 0) + apex[0]!) / (nv + 1), 0);
+    expect(pluginFormat.validate(back).filter((f) => f.severity === 'error').map((f) => f.code)).toEqual(['navm.deleted']);
+  });
+
+  it('writes a walkmesh edge split (a re-cut stored face plus appended faces) as a valid navmesh with its links intact', () => {
+    const { doc } = readFixturePlugin('DwemerSecrets.esp');
+    const meshes = pluginFormat.toWalkmeshes(doc, 'x').map(copyWalkmesh);
+    const i = modelledNavmeshes(doc).findIndex((n) => n.formId === 0x000f26c7);
+    const v = modelledNavmeshes(doc)[i]!.nvnm;
+    const mesh = meshes[i]!;
+    applyEdit(mesh, { kind: 'split-edge', edge: [mesh.triangles[0]!, mesh.triangles[1]!] });
+    const back = readPlugin(pluginFormat.write(pluginFormat.fromWalkmeshes!(meshes, doc), env), env);
+    const after = modelledNavmeshes(back)[i]!.nvnm;
+    expect(after.triFlags.length).toBe(faceCount(mesh));
+    expect(after.triFlags.length).toBeGreaterThan(v.triFlags.length);
+    expect(after.edgeLinkNavmesh).toEqual(v.edgeLinkNavmesh);
+    expect(after.edgeLinkTriangle).toEqual(v.edgeLinkTriangle);
+    for (let t = 0; t < v.triFlags.length; t++) expect(after.triFlags[t]! & 7, `triangle ${t}`).toBe(v.triFlags[t]! & 7);
+    const findings = pluginFormat.validate(back).filter((f) => f.code !== 'navm.edge-link.unverifiable');
+    expect(findings.map((f) => f.code)).toEqual(['navm.deleted']);
+  });
+
+  it('rebuilds grids with the stored bounds and all but 1 of the CK grids\' 15,962 entries', () => {
     let stored = 0;
     let found = 0;
     for (const base of ['DawnOfTheSilverHand.esp', 'DwemerSecrets.esp', 'FreeCamera.esp']) {
       for (const { nvnm: v } of modelledNavmeshes(readFixturePlugin(base).doc)) {
-        const g = rebuildGrid(v, v.gridDivisor);
-        const sb = floatsOf(v.gridBounds);
-        const gb = floatsOf(g.gridBounds);
-        for (let i = 2; i < 8; i++) expect(gb[i]).toBe(sb[i]);
-        for (let i = 0; i < 2; i++) expect(Math.abs(gb[i]! - sb[i]!)).toBeLessThanOrEqual(Math.abs(sb[i]!) * 1e-6);
+        const g = buildGrid(v, v.gridDivisor);
+        expect(g.gridBounds).toEqual(v.gridBounds);
         let so = 0;
         let go = 0;
         for (let c = 0; c < v.gridCellCounts.length; c++) {
@@ -117,8 +172,8 @@ describe('Skyrim plugin format handler', () => {
         }
       }
     }
-    expect(stored).toBeGreaterThan(1000);
-    expect(found / stored).toBeGreaterThan(0.99);
+    expect(stored).toBe(15962);
+    expect(stored - found).toBe(1);
   });
 });
 

@@ -1,5 +1,5 @@
 import { portableEnvironment } from '../../../shared/formats/format-environment';
-import type { PluginDocument } from '../../../shared/formats/skyrim/plugin-document';
+import { formIdHex, RECORD_HEADER_SIZE, walkRecords, type PluginDocument } from '../../../shared/formats/skyrim/plugin-document';
 import { pluginNavmeshes, type PluginNavmesh } from '../../../shared/formats/skyrim/plugin-navmeshes';
 import { readPlugin } from '../../../shared/formats/skyrim/plugin-reader';
 import type { NvnmDocument } from '../../../shared/formats/skyrim/nvnm-document';
@@ -33,4 +33,16 @@ export function firstDifference(a: Uint8Array, b: Uint8Array): number | null {
 
 export function floatsOf(bits: Uint32Array): Float32Array {
   return new Float32Array(new Uint32Array(bits).buffer);
+}
+
+/** Each record's header and stored data, sliced from the file bytes it was read from, by `index SIG FORMID`. */
+export function recordBytes(doc: PluginDocument, bytes: Uint8Array): Map<string, Uint8Array> {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out = new Map<string, Uint8Array>();
+  let i = 0;
+  for (const { record } of walkRecords(doc.items)) {
+    const o = record.sourceOffset;
+    out.set(`${i++} ${record.signature} ${formIdHex(record.formId)}`, bytes.subarray(o, o + RECORD_HEADER_SIZE + view.getUint32(o + 4, true)));
+  }
+  return out;
 }

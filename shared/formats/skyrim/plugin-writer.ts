@@ -37,18 +37,20 @@ export function recordBody(record: PluginRecord): Uint8Array {
 
 /**
  * The bytes after the record header: the body, or its size and zlib stream when compressed.
- * An unchanged compressed record reuses the stream it was read with unless `recompress`.
+ * Compressed records are always re-encoded from the model at the CK's level 9; only when
+ * that stream differs from the one the record was read with (another tool compressed it
+ * differently) and the body is unchanged is the read stream kept, so that an unedited file
+ * from any tool is written back byte for byte. `recompress` skips that fallback.
  */
 export function recordStoredData(record: PluginRecord, env: FormatEnvironment, recompress = false): Uint8Array {
   const body = recordBody(record);
   if (!record.compressed) return body;
-  const stored = recompress ? undefined : unchangedStoredRecord(record, body, env);
-  if (stored) return stored;
   const stream = env.zlib.deflate(body, PLUGIN_DEFLATE_LEVEL);
   const out = new Uint8Array(4 + stream.length);
   new DataView(out.buffer).setUint32(0, body.length, true);
   out.set(stream, 4);
-  return out;
+  if (recompress) return out;
+  return unchangedStoredRecord(record, out, body, env) ?? out;
 }
 
 function writeItem(w: BinaryWriter, item: PluginItem, env: FormatEnvironment): void {

@@ -1,6 +1,6 @@
 /**
  * Bake pool throughput: every NWN2 fixture TRX re-baked on a pool of 1 worker, then of 2
- * (or the counts given), with the speed-up. Workers are started and warmed (one small
+ * (or the counts given), largest first, with the speed-up. Workers are started and warmed (one small
  * bake each) before the clock starts, so the figure is baking, not thread start-up. The
  * outputs of every run are compared byte for byte; the timings are printed, never asserted.
  * Run alone with `node --import tsx test/bench/bake-pool-bench.ts [--workers 1,2]`.
@@ -48,7 +48,10 @@ async function timeRun(workers: number, inputs: readonly Uint8Array[], warmup: U
 export async function runBakePoolBench(options: BakePoolBenchOptions = {}): Promise<BakePoolBenchResult> {
   const out = options.out ?? ((t: string) => void process.stdout.write(t));
   const counts = options.workers ?? [1, 2];
-  const inputs = listFixtures('nwn2', ['.trx']).map(readFixture);
+  // Largest first, as `project rebake` queues them: a big area started last would leave the other worker idle.
+  const inputs = listFixtures('nwn2', ['.trx'])
+    .map(readFixture)
+    .sort((a, b) => b.length - a.length);
   const bytes = inputs.reduce((s, b) => s + b.length, 0);
   const warmup = inputs.reduce((s, b) => (b.length < s.length ? b : s));
   const runs: BakePoolBenchRun[] = [];

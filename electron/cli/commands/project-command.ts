@@ -6,15 +6,17 @@ import { ProjectFileError } from '../../services/project/project-file-error';
 import { importSources, type ImportProgress } from '../../services/project/project-import';
 import { ProjectStore } from '../../services/project/project-store';
 import { gameIds } from '../../services/project/project-types';
+import { isMalformedInputError } from '../../../shared/binary/malformed-input-error';
+import { ExportVerifyError } from '../../services/project/project-export';
 import { ExitCode, parseArgs, UsageError, type CliIo } from '../cli-io';
+import { projectExport, projectExportUsage, projectRestore } from './project-export-command';
+import { progressMode, progressReporter } from './project-progress';
 
 export const projectUsage =
   'walkbench project create PROJECT --game nwn2|kotor|skyrim|source [--name NAME] [--game-folder DIR]… | ' +
-  'project info PROJECT [--json] | project import PROJECT SOURCE… [--module NAME] [--json] | ' +
-  'project rebake PROJECT [--module M] [--jobs N] [--force] [--json]   the project file';
-
-/** Progress lines at most this often, so a long import shows life without flooding. */
-const PROGRESS_INTERVAL_MS = 500;
+  'project info PROJECT [--json] | project import PROJECT SOURCE… [--module NAME] [--models DIR…] [--2da DIR] [--json] | ' +
+  'project rebake PROJECT [--module M] [--jobs N] [--force] [--json] | ' +
+  `${projectExportUsage}   the project file`;
 
 function megabytes(n: number): string {
   return `${(n / (1024 * 1024)).toFixed(1)} MB`;
@@ -76,22 +78,23 @@ function info(argv: readonly string[], io: CliIo): number {
 }
 
 async function importCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const args = parseArgs(argv, ['module'], ['json']);
+  const args = parseArgs(argv, ['module', '2da'], ['json'], ['models']);
   const [file, ...sources] = args.positional;
   if (file === undefined || sources.length === 0) throw new UsageError('project import needs a PROJECT and at least one SOURCE');
   const json = args.flags.has('json');
   const moduleFlag = args.flags.get('module');
   if (moduleFlag === '') throw new UsageError('--module needs a name');
+  const twoDa = args.flags.get('2da');
   const store = ProjectStore.open(file);
+  const progress = progressReporter(io, 'import', progressMode(io, json));
   try {
-    let last = 0;
-    const onProgress = (p: ImportProgress) => {
-      const t = Date.now();
-      if (json || (t - last < PROGRESS_INTERVAL_MS && p.done < p.total)) return;
-      last = t;
-      io.err(`import: ${p.done}/${p.total} files, ${megabytes(p.bytes)}\n`);
-    };
-    const report = await importSources(store, sources, { module: typeof moduleFlag === 'string' ? moduleFlag : undefined, onProgress });
+    const onProgress = (p: ImportProgress) => progress.update(p.done, p.total, `files, ${megabytes(p.bytes)}`);
+    const report = await importSources(store, sources, {
+      module: typeof moduleFlag === 'string' ? moduleFlag : undefined,
+      modelDirs: args.lists.get('models')!,
+      ...(typeof twoDa === 'string' ? { twoDaDir: twoDa } : {}),
+      onProgress,
+    }).finally(() => progress.finish());
     if (json) {
       io.out(`${JSON.stringify({ project: file, counts: report.counts, files: report.files }, null, 2)}\n`);
     } else {
@@ -123,17 +126,20 @@ async function rebake(argv: readonly string[], io: CliIo): Promise<number> {
   if (jobs !== undefined && (!Number.isInteger(jobs) || jobs < 1)) throw new UsageError('--jobs needs a whole number ≥ 1');
   const json = args.flags.has('json');
   const store = ProjectStore.open(file);
+  const mode = progressMode(io, json);
+  const progress = progressReporter(io, 'rebake', mode);
   try {
     const report = await rebakeProject(store, {
       module: typeof moduleFlag === 'string' ? moduleFlag : undefined,
       jobs,
       force: args.flags.has('force'),
       onFile: (e, done, total) => {
-        if (json) return;
         const what = e.status === 'baked' ? `baked in ${Math.round(e.elapsedMs)} ms` : e.status === 'failed' ? `failed: ${e.reason}` : 'unchanged';
-        io.err(`rebake: ${done}/${total} ${e.file} ${what}\n`);
+        // One line per file off a terminal: a log of a long rebake says what each file did.
+        if (mode === 'lines') io.err(`rebake: ${done}/${total} ${e.file} ${what}\n`);
+        else progress.update(done, total, `${e.file} ${what}`);
       },
-    });
+    }).finally(() => progress.finish());
     if (json) io.out(`${JSON.stringify({ project: file, counts: report.counts, files: report.entries }, null, 2)}\n`);
     else {
       for (const e of report.entries) if (e.status === 'failed') io.out(`failed ${e.file}: ${e.reason}\n`);
@@ -159,11 +165,17 @@ export async function projectCommand(argv: readonly string[], io: CliIo): Promis
         return await importCommand(rest, io);
       case 'rebake':
         return await rebake(rest, io);
+      case 'export':
+        return await projectExport(rest, io);
+      case 'restore':
+        return await projectRestore(rest, io);
       default:
-        throw new UsageError(sub === undefined ? 'project needs a subcommand: create, info, import or rebake' : `unknown project subcommand "${sub}"`);
+        throw new UsageError(
+          sub === undefined ? 'project needs a subcommand: create, info, import, rebake, export or restore' : `unknown project subcommand "${sub}"`,
+        );
     }
   } catch (e) {
-    if (e instanceof ProjectFileError || e instanceof FileAccessError) {
+    if (e instanceof ProjectFileError || e instanceof FileAccessError || e instanceof ExportVerifyError || isMalformedInputError(e)) {
       io.err(`walkbench: ${e.message}\n`);
       return ExitCode.failed;
     }

@@ -10,12 +10,21 @@ import { BAKER_VERSIONS, type BuiltinJobKind } from './builtin-jobs';
 export interface RebakeOptions {
   /** Only this module's files. */
   module?: string;
+  /** Only this project file (by id). */
+  fileId?: number;
+  /** Stops the run: queued files are not started and running bakes are ended (reported as failed, reason 'cancelled'). */
+  signal?: AbortSignal;
   /** Workers (default: one per core). */
   jobs?: number;
   /** Bake even what has a bake for exactly these inputs. */
   force?: boolean;
   /** Pool settings other than the worker count (tests point it at a worker entry). */
   pool?: Omit<BakePoolOptions, 'concurrency'>;
+  /**
+   * A running pool to bake on instead of starting one (`jobs` and `pool` are then ignored):
+   * the app keeps one warm between rebakes. It is left open.
+   */
+  sharedPool?: BakePool;
   /** Called as each file is skipped or its bake finishes, and with every pool event. */
   onFile?(entry: RebakeEntry, done: number, total: number): void;
   onEvent?(event: PoolEvent): void;
@@ -54,7 +63,7 @@ export async function rebakeProject(store: ProjectStore, options: RebakeOptions 
   const candidates = store
     .listFiles(options.module !== undefined ? { module: options.module } : {})
     .map((file) => ({ file, kind: bakeKindOf(file) }))
-    .filter((c): c is { file: FileRecord; kind: BuiltinJobKind } => c.kind !== undefined);
+    .filter((c): c is { file: FileRecord; kind: BuiltinJobKind } => c.kind !== undefined && (options.fileId === undefined || c.file.id === options.fileId));
   const entries: RebakeEntry[] = [];
   const total = candidates.length;
   const add = (e: RebakeEntry) => {
@@ -68,9 +77,20 @@ export async function rebakeProject(store: ProjectStore, options: RebakeOptions 
     if (previous) add({ file: `${c.file.module}/${c.file.name}`, status: 'skipped', bakeId: previous.id });
     else todo.push({ ...c, spec });
   }
+  // Largest first (LPT scheduling): a big area started last would leave the other workers
+  // idle while it finishes; size is a fair proxy for bake time.
+  todo.sort((a, b) => b.file.size - a.file.size);
   if (todo.length > 0) {
-    const pool = new BakePool({ ...options.pool, concurrency: options.jobs });
+    const pool = options.sharedPool ?? new BakePool({ ...options.pool, concurrency: options.jobs });
     const stopListening = options.onEvent ? pool.on(options.onEvent) : undefined;
+    // Ending this run's jobs (or the whole pool when it is ours) settles them as cancelled;
+    // a shared pool stays open for its owner.
+    const submitted = new Set<number>();
+    const onAbort = () => {
+      if (options.sharedPool) for (const id of submitted) pool.cancel(id);
+      else void pool.close();
+    };
+    options.signal?.addEventListener('abort', onAbort, { once: true });
     try {
       const inFlight = new Set<Promise<void>>();
       const limit = pool.concurrency * 2;
@@ -78,10 +98,12 @@ export async function rebakeProject(store: ProjectStore, options: RebakeOptions 
       // kept here so no in-flight promise rejects unobserved, and thrown once all settle.
       let fatal: { error: unknown } | undefined;
       for (const t of todo) {
-        if (fatal) break;
+        if (fatal || options.signal?.aborted) break;
         const name = `${t.file.module}/${t.file.name}`;
         const handle = pool.submit({ kind: t.kind, input: store.loadFileBytes(t.file.id), label: name });
+        submitted.add(handle.id);
         const settled: Promise<void> = handle.result
+          .finally(() => submitted.delete(handle.id))
           .then((o) => add(record(store, name, t.spec, o)))
           .catch((error: unknown) => void (fatal ??= { error }))
           .finally(() => inFlight.delete(settled));
@@ -91,8 +113,9 @@ export async function rebakeProject(store: ProjectStore, options: RebakeOptions 
       await Promise.all(inFlight);
       if (fatal) throw fatal.error;
     } finally {
+      options.signal?.removeEventListener('abort', onAbort);
       stopListening?.();
-      await pool.close();
+      if (!options.sharedPool) await pool.close();
     }
   }
   const counts = { baked: 0, skipped: 0, failed: 0 };

@@ -47,7 +47,7 @@ export function classifyInput(fileName: string, bytes: Uint8Array): InputKind {
   const gff = gffKinds[head4];
   if (gff && tag(bytes, 4, 2) === 'V3') return { kind: gff, format: `gff-${gff}` };
   if (tag(bytes, 0, 3) === '2DA') return { kind: '2da', format: '2da' };
-  if (archiveTags.has(head4)) return { skip: `${head4.trim()} archive: importing from archives is not supported yet` };
+  if (archiveTags.has(head4)) return { skip: `${head4.trim()} archive: the import opens .mod, .erf, .hak and .rim archives and KotOR game folders (chitin.key), not this file on its own` };
   if (handler) return { skip: `named like ${handler.label} but its content is not one` };
   return { skip: 'not a file Walkbench uses' };
 }

@@ -1,6 +1,6 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { FileAccessError } from '../file-access';
+import { collectLayoutCandidates } from './game-layout-import';
 import { areaOf, classifyInput } from './input-kind';
 import { nameKey, type ProjectStore } from './project-store';
 import type { FileKind, UpsertStatus } from './project-types';
@@ -25,8 +25,14 @@ export interface ImportProgress {
 }
 
 export interface ImportOptions {
-  /** Module every file goes to; by default a folder's own name (a loose file's folder). */
+  /**
+   * Module every file goes to; by default a folder's own name (a loose file's folder, an
+   * archive's name). For a KotOR game folder, the module to import from it.
+   */
   module?: string;
+  /** NWN2: folders searched for the MDB models and placeables.2da the imported placeables need. */
+  modelDirs?: readonly string[];
+  twoDaDir?: string;
   onProgress?(progress: ImportProgress): void;
 }
 
@@ -39,53 +45,20 @@ export interface ImportReport {
 const BATCH_FILES = 64;
 const BATCH_BYTES = 64 * 1024 * 1024;
 
-interface Candidate {
-  path: string;
-  module: string;
-}
-
-async function kindOfPath(p: string): Promise<'file' | 'folder'> {
-  try {
-    const s = await stat(p);
-    if (s.isDirectory()) return 'folder';
-    if (s.isFile()) return 'file';
-  } catch (e) {
-    if ((e as { code?: unknown }).code === 'ENOENT') throw new FileAccessError(p, 'no such file or folder');
-    throw new FileAccessError(p, e instanceof Error ? e.message : String(e));
-  }
-  throw new FileAccessError(p, 'neither a file nor a folder');
-}
-
-async function walk(folder: string, module: string, out: Candidate[]): Promise<void> {
-  const entries = await readdir(folder, { withFileTypes: true });
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const e of entries) {
-    const full = path.join(folder, e.name);
-    // Symbolic links are not followed, so a link back up the tree cannot loop.
-    if (e.isDirectory()) await walk(full, module, out);
-    else if (e.isFile()) out.push({ path: full, module });
-  }
-}
-
-/** Every file below the sources, with the module each goes to. */
-export async function collectSources(sources: readonly string[], module?: string): Promise<Candidate[]> {
-  const out: Candidate[] = [];
-  for (const source of sources) {
-    const resolved = path.resolve(source);
-    if ((await kindOfPath(resolved)) === 'folder') await walk(resolved, module ?? path.basename(resolved), out);
-    else out.push({ path: resolved, module: module ?? path.basename(path.dirname(resolved)) });
-  }
-  return out;
-}
-
 /**
- * Imports loose files and folders (recursively) into a project. Each file is recognised by
- * its content; a file already in the project under the same name (any case) is updated
- * when its bytes changed. Files are committed in batches, so an interrupted import keeps
- * what it committed and a rerun reports the rest.
+ * Imports into a project from loose files, folders (recursively), module archives and game
+ * installs (see collectLayoutCandidates). Each file is recognised by its content; a file
+ * already in the project under the same name (any case) is updated when its bytes changed.
+ * Files are committed in batches, so an interrupted import keeps what it committed and a
+ * rerun reports the rest.
  */
 export async function importSources(store: ProjectStore, sources: readonly string[], options: ImportOptions = {}): Promise<ImportReport> {
-  const candidates = await collectSources(sources, options.module);
+  const candidates = await collectLayoutCandidates(sources, {
+    game: store.info().game,
+    ...(options.module !== undefined ? { module: options.module } : {}),
+    ...(options.modelDirs !== undefined ? { modelDirs: options.modelDirs } : {}),
+    ...(options.twoDaDir !== undefined ? { twoDaDir: options.twoDaDir } : {}),
+  });
   const files: ImportedFile[] = [];
   const seen = new Set<string>();
   let pending: { entry: ImportedFile; bytes: Uint8Array }[] = [];
@@ -121,16 +94,24 @@ export async function importSources(store: ProjectStore, sources: readonly strin
   };
 
   for (const c of candidates) {
-    const name = path.basename(c.path);
-    let bytes: Uint8Array;
-    try {
-      const b = await readFile(c.path);
-      bytes = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
-    } catch (e) {
-      throw new FileAccessError(c.path, e instanceof Error ? e.message : String(e));
-    }
+    const name = c.name;
     const entry: ImportedFile = { path: c.path, module: c.module, name, kind: null, format: null, status: 'skipped' };
     files.push(entry);
+    if (c.skip !== undefined) {
+      entry.reason = c.skip;
+      done++;
+      continue;
+    }
+    let bytes: Uint8Array;
+    if (c.bytes) bytes = c.bytes;
+    else {
+      try {
+        const b = await readFile(c.path);
+        bytes = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+      } catch (e) {
+        throw new FileAccessError(c.path, e instanceof Error ? e.message : String(e));
+      }
+    }
     const kind = classifyInput(name, bytes);
     const key = `${nameKey(c.module)}\u0000${nameKey(name)}`;
     if (kind.skip !== undefined) {

@@ -102,6 +102,26 @@ export const schemaSteps: readonly string[] = [
     size INTEGER NOT NULL
   );
   `,
+  // 3: export runs (one per `project export`), so `project restore` knows which backups
+  // belong to the last export; each logged file names its run, what was done to it, the
+  // resource inside an archive, where the replaced bytes were backed up, and whether the
+  // written file was read back identical.
+  `
+  CREATE TABLE export_runs (
+    id INTEGER PRIMARY KEY,
+    started_at TEXT NOT NULL,
+    finished_at TEXT,
+    target TEXT NOT NULL,
+    backup_dir TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('running', 'done', 'failed', 'restored'))
+  );
+  ALTER TABLE export_log ADD COLUMN run_id INTEGER REFERENCES export_runs(id) ON DELETE CASCADE;
+  ALTER TABLE export_log ADD COLUMN action TEXT CHECK (action IS NULL OR action IN ('create', 'replace'));
+  ALTER TABLE export_log ADD COLUMN resource TEXT;
+  ALTER TABLE export_log ADD COLUMN backup_path TEXT;
+  ALTER TABLE export_log ADD COLUMN verified INTEGER NOT NULL DEFAULT 0 CHECK (verified IN (0, 1));
+  CREATE INDEX export_log_run ON export_log(run_id);
+  `,
 ];
 
 /** The schema version this build writes. */

@@ -9,6 +9,9 @@ import {
   gameIds,
   type BakeRecord,
   type ExportEntry,
+  type ExportRun,
+  type ExportRunEntry,
+  type ExportRunStatus,
   type FileKind,
   type FileRecord,
   type GameFolder,
@@ -255,6 +258,11 @@ export class ProjectStore {
     return row && fileRecord(row);
   }
 
+  fileById(fileId: number): FileRecord | undefined {
+    const row = this.db.prepare(`SELECT ${fileColumns} WHERE f.id = ?`).get(fileId) as FileRow | undefined;
+    return row && fileRecord(row);
+  }
+
   loadFileBytes(fileId: number): Uint8Array {
     const row = this.db.prepare('SELECT bytes FROM file_content WHERE file_id = ?').get(fileId) as { bytes: unknown } | undefined;
     if (!row) throw new RangeError(`${this.file}: no file with id ${fileId}`);
@@ -364,6 +372,12 @@ export class ProjectStore {
     return rows.map((r) => ({ seq: r.seq, label: r.label, undone: r.undone === 1, createdAt: r.created_at }));
   }
 
+  /** The commands that are done (not undone), oldest first: replaying them rebuilds an edited model. */
+  listDoneCommands(): { seq: number; label: string; command: unknown }[] {
+    const rows = this.db.prepare('SELECT seq, label, command_json AS json FROM history WHERE undone = 0 ORDER BY seq').all() as { seq: number; label: string; json: string }[];
+    return rows.map((r) => ({ seq: r.seq, label: r.label, command: JSON.parse(r.json) as unknown }));
+  }
+
   logExport(entry: { targetPath: string; format: string; bytes: Uint8Array; fileId?: number; bakeId?: number }): number {
     return Number(
       this.db
@@ -376,6 +390,80 @@ export class ProjectStore {
     return this.db
       .prepare('SELECT id, at, target_path AS targetPath, format, file_id AS fileId, bake_id AS bakeId, sha256, size FROM export_log ORDER BY id')
       .all() as ExportEntry[];
+  }
+
+  /** Starts an export run; its files are logged with `logExportRunEntry`. */
+  beginExportRun(run: { target: string; backupDir: string }): number {
+    return Number(
+      this.db.prepare("INSERT INTO export_runs (started_at, target, backup_dir, status) VALUES (?, ?, ?, 'running')").run(now(), run.target, run.backupDir)
+        .lastInsertRowid,
+    );
+  }
+
+  setExportRunBackupDir(runId: number, backupDir: string): void {
+    this.db.prepare('UPDATE export_runs SET backup_dir = ? WHERE id = ?').run(backupDir, runId);
+  }
+
+  /** Logs a file of an export run before it is renamed into place, so a crash after the rename still knows its backup. */
+  logExportRunEntry(entry: {
+    runId: number;
+    targetPath: string;
+    resource: string | null;
+    action: 'create' | 'replace';
+    backupPath: string | null;
+    format: string;
+    bytes: Uint8Array;
+    fileId?: number;
+    bakeId?: number;
+  }): number {
+    return Number(
+      this.db
+        .prepare(
+          `INSERT INTO export_log (at, target_path, format, file_id, bake_id, sha256, size, run_id, action, resource, backup_path)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(
+          now(),
+          entry.targetPath,
+          entry.format,
+          entry.fileId ?? null,
+          entry.bakeId ?? null,
+          contentHash(entry.bytes),
+          entry.bytes.length,
+          entry.runId,
+          entry.action,
+          entry.resource,
+          entry.backupPath,
+        ).lastInsertRowid,
+    );
+  }
+
+  markExportVerified(logIds: readonly number[]): void {
+    const stmt = this.db.prepare('UPDATE export_log SET verified = 1 WHERE id = ?');
+    this.transaction(() => {
+      for (const id of logIds) stmt.run(id);
+    });
+  }
+
+  finishExportRun(runId: number, status: ExportRunStatus): void {
+    this.db.prepare('UPDATE export_runs SET status = ?, finished_at = ? WHERE id = ?').run(status, now(), runId);
+  }
+
+  /** Export runs, newest first; only those into `target` when given. */
+  listExportRuns(target?: string): ExportRun[] {
+    const sql = `SELECT id, started_at AS startedAt, finished_at AS finishedAt, target, backup_dir AS backupDir, status FROM export_runs
+      ${target === undefined ? '' : 'WHERE target = ?'} ORDER BY id DESC`;
+    return this.db.prepare(sql).all(...(target === undefined ? [] : [target])) as ExportRun[];
+  }
+
+  listExportRunEntries(runId: number): ExportRunEntry[] {
+    const rows = this.db
+      .prepare(
+        `SELECT id, at, target_path AS targetPath, format, file_id AS fileId, bake_id AS bakeId, sha256, size, run_id AS runId, action,
+         resource, backup_path AS backupPath, verified FROM export_log WHERE run_id = ? ORDER BY id`,
+      )
+      .all(runId) as (Omit<ExportRunEntry, 'verified'> & { verified: number })[];
+    return rows.map((r) => ({ ...r, verified: r.verified === 1 }));
   }
 
   /** Counts for `project info`, from the metadata tables only. */

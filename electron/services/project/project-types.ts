@@ -115,3 +115,29 @@ export interface ExportEntry {
   sha256: string;
   size: number;
 }
+
+export type ExportRunStatus = 'running' | 'done' | 'failed' | 'restored';
+
+/** One `project export` into one target (a folder or an archive). */
+export interface ExportRun {
+  id: number;
+  startedAt: string;
+  finishedAt: string | null;
+  /** The game folder or archive given with --to, absolute. */
+  target: string;
+  /** Where the files it replaced were copied first (outside the game folder). */
+  backupDir: string;
+  status: ExportRunStatus;
+}
+
+/** A file an export run wrote, with what restoring it needs. */
+export interface ExportRunEntry extends ExportEntry {
+  runId: number;
+  action: 'create' | 'replace';
+  /** The resource inside `targetPath` when that is an archive (`name.trx`), else null. */
+  resource: string | null;
+  /** The copy of the replaced file (the whole archive for a resource), or null when created. */
+  backupPath: string | null;
+  /** Read back from the target after writing and found identical. */
+  verified: boolean;
+}

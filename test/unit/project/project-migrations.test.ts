@@ -38,6 +38,23 @@ const seeds: Record<number, { write(db: Database.Database): void; check(store: P
       expect([...store.loadEdit(file!.id)!.bytes]).toEqual([7, 7]);
     },
   },
+  2: {
+    write(db) {
+      db.prepare(
+        "INSERT INTO export_log (id, at, target_path, format, file_id, bake_id, sha256, size) VALUES (1, 'then', '/games/nwn2/modules/k/Enter World.trx', 'nwn2-trx', 1, NULL, ?, ?)",
+      ).run(sha(walkmeshBytes), walkmeshBytes.length);
+    },
+    check(store) {
+      expect(store.listExports()).toEqual([
+        { id: 1, at: 'then', targetPath: '/games/nwn2/modules/k/Enter World.trx', format: 'nwn2-trx', fileId: 1, bakeId: null, sha256: sha(walkmeshBytes), size: walkmeshBytes.length },
+      ]);
+      // An export logged before runs existed belongs to none, so restore never picks it up.
+      expect(store.listExportRuns()).toEqual([]);
+      const run = store.beginExportRun({ target: '/games/nwn2/modules/k', backupDir: '/p.backups/1' });
+      store.logExportRunEntry({ runId: run, targetPath: '/games/nwn2/modules/k/x.trx', resource: null, action: 'create', backupPath: null, format: 'nwn2-trx', bytes: walkmeshBytes });
+      expect(store.listExportRunEntries(run)).toMatchObject([{ runId: run, action: 'create', verified: false }]);
+    },
+  },
 };
 
 describe('project migrations', () => {
@@ -67,11 +84,11 @@ describe('project migrations', () => {
 
   it('rolls a failed migration back whole, leaving the file at its old version', () => {
     const file = tempFile('failing.wbproj');
-    const db = openProjectDatabase(file, { create: true, schemaVersion: latestSchemaVersion - 1 });
-    // A table the next step creates already exists, so that step fails part-way.
+    const db = openProjectDatabase(file, { create: true, schemaVersion: 1 });
+    // A table step 2 creates already exists, so the migration fails part-way.
     db.exec('CREATE TABLE export_log (x)');
     expect(() => migrate(db, file)).toThrow(/export_log/);
-    expect(db.pragma('user_version', { simple: true })).toBe(latestSchemaVersion - 1);
+    expect(db.pragma('user_version', { simple: true })).toBe(1);
     const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name);
     expect(tables).not.toContain('history');
     expect(tables).not.toContain('bake_results');

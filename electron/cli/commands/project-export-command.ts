@@ -1,0 +1,100 @@
+import { restoreLastExport } from '../../services/project/export-backups';
+import { exportProject } from '../../services/project/project-export';
+import { planExport } from '../../services/project/project-export-plan';
+import { ProjectStore } from '../../services/project/project-store';
+import { ExitCode, parseArgs, UsageError, type CliIo } from '../cli-io';
+import { progressMode, progressReporter } from './project-progress';
+
+export const projectExportUsage =
+  'project export PROJECT --to GAMEDIR|ARCHIVE [--module M] [--dry-run] [--json] | project restore PROJECT --to GAMEDIR|ARCHIVE [--dry-run] [--json]';
+
+function kb(n: number): string {
+  return `${(n / 1024).toFixed(1)} KB`;
+}
+
+function toFlag(args: ReturnType<typeof parseArgs>, sub: string): string {
+  const to = args.flags.get('to');
+  if (typeof to !== 'string' || to === '') throw new UsageError(`project ${sub} needs --to GAMEDIR (a game folder or a module archive)`);
+  return to;
+}
+
+/**
+ * `project export`: lists every file it will create or replace (and stops there with
+ * --dry-run), then writes them with backups and reads each back. Exit status 1 when any
+ * file is refused (nothing is written then) or a written file does not read back.
+ */
+export async function projectExport(argv: readonly string[], io: CliIo): Promise<number> {
+  const args = parseArgs(argv, ['to', 'module'], ['dry-run', 'json']);
+  const [file, ...extra] = args.positional;
+  if (file === undefined || extra.length > 0) throw new UsageError('project export needs exactly one PROJECT file');
+  const to = toFlag(args, 'export');
+  const moduleFlag = args.flags.get('module');
+  if (moduleFlag === '') throw new UsageError('--module needs a name');
+  const json = args.flags.has('json');
+  const dryRun = args.flags.has('dry-run');
+  const store = ProjectStore.open(file);
+  const progress = progressReporter(io, 'export', progressMode(io, json));
+  try {
+    const planOptions = { to, ...(typeof moduleFlag === 'string' ? { module: moduleFlag } : {}) };
+    const plan = planExport(store, planOptions);
+    // The list comes first, before anything is written.
+    if (!json) {
+      for (const e of plan.entries) {
+        const where = e.resource ? `${e.targetPath}:${e.resource}` : e.targetPath;
+        const findings = e.errors + e.warnings > 0 ? `, ${e.errors} validation error(s), ${e.warnings} warning(s)` : '';
+        io.out(`${e.action} ${where} (${kb(e.bytes)} from the ${e.source} of ${e.file}${findings})\n`);
+      }
+      for (const r of plan.refused) io.out(`refused ${r.file}: ${r.reason}\n`);
+    }
+    const result = await exportProject(store, { ...planOptions, plan, dryRun, onProgress: (done, total, label) => progress.update(done, total, label) }).finally(() =>
+      progress.finish(),
+    );
+    if (json) {
+      io.out(`${JSON.stringify({ project: file, target: plan.target, status: result.status, runId: result.runId, backupDir: result.backupDir, planned: plan.entries, refused: plan.refused, verified: result.verified }, null, 2)}\n`);
+    } else {
+      const counts = { create: 0, replace: 0, unchanged: 0 };
+      for (const e of plan.entries) counts[e.action]++;
+      const summary = `${counts.create} to create, ${counts.replace} to replace, ${counts.unchanged} unchanged, ${plan.refused.length} refused`;
+      const into = plan.target.kind === 'folder' ? plan.target.dir : plan.target.file;
+      if (result.status === 'refused') io.out(`${file}: nothing exported: ${summary}\n`);
+      else if (result.status === 'planned') io.out(`${file}: dry run: ${summary}\n`);
+      else if (result.status === 'aborted') io.out(`${file}: export stopped after ${result.verified.length} files; run it again to finish\n`);
+      else {
+        const backups = result.backupDir && counts.replace > 0 ? `; replaced files backed up in ${result.backupDir}` : '';
+        io.out(`${file}: exported ${result.verified.length} files into ${into}, each read back identical${backups}\n`);
+      }
+    }
+    return result.status === 'refused' || result.status === 'aborted' ? ExitCode.failed : ExitCode.ok;
+  } finally {
+    store.close();
+  }
+}
+
+/** `project restore`: puts back the files the last export into GAMEDIR replaced, and removes those it created. */
+export async function projectRestore(argv: readonly string[], io: CliIo): Promise<number> {
+  const args = parseArgs(argv, ['to'], ['dry-run', 'json']);
+  const [file, ...extra] = args.positional;
+  if (file === undefined || extra.length > 0) throw new UsageError('project restore needs exactly one PROJECT file');
+  const to = toFlag(args, 'restore');
+  const json = args.flags.has('json');
+  const store = ProjectStore.open(file);
+  const progress = progressReporter(io, 'restore', progressMode(io, json));
+  try {
+    const result = restoreLastExport(store, to, { dryRun: args.flags.has('dry-run'), onProgress: (d, t, l) => progress.update(d, t, l) });
+    progress.finish();
+    if (json) {
+      io.out(`${JSON.stringify({ project: file, runs: result.runs.map((r) => r.id), files: result.files }, null, 2)}\n`);
+      return ExitCode.ok;
+    }
+    if (result.runs.length === 0) {
+      io.out(`${file}: no export into ${to} to restore\n`);
+      return ExitCode.ok;
+    }
+    for (const f of result.files) io.out(`${f.action} ${f.targetPath}${f.reason ? `: ${f.reason}` : ''}\n`);
+    const n = (a: string) => result.files.filter((f) => f.action === a).length;
+    io.out(`${file}: undid export ${result.runs.map((r) => r.id).join(', ')}: ${n('restored')} restored, ${n('removed')} removed, ${n('kept')} kept\n`);
+    return ExitCode.ok;
+  } finally {
+    store.close();
+  }
+}

@@ -1,0 +1,238 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { readErf } from '../../../shared/formats/aurora/erf-reader';
+import { resourceTypes } from '../../../shared/formats/aurora/resource-types';
+import { readRim } from '../../../shared/formats/aurora/rim-reader';
+import { BWM_FORMAT } from '../../../shared/formats/kotor/bwm-document';
+import { TRX_FORMAT } from '../../../shared/formats/nwn2/trx-document';
+import { PLUGIN_FORMAT } from '../../../shared/formats/skyrim/plugin-document';
+import { NAV_FORMAT } from '../../../shared/formats/source/nav-reader';
+import { handlerById } from '../../../shared/formats/format-registry';
+import { isMalformedInputError } from '../../../shared/binary/malformed-input-error';
+import { countBySeverity } from '../../../shared/validation/finding';
+import type { GameId } from '../../../shared/model/walkmesh';
+import { bakeKindOf, bakeSpecOf } from '../bake-pool/project-rebake';
+import { nodeFormatEnvironment } from '../node-format-environment';
+import { FileAccessError } from '../file-access';
+import { contentHash } from './content-hash';
+import { resolveExportTarget, type ExportTarget } from './export-target';
+import { nameKey, type ProjectStore } from './project-store';
+import type { FileRecord } from './project-types';
+import { resourceNameProblem } from './resource-name-check';
+
+/** Which formats each game's export writes (the walkmeshes; bake inputs stay in the project). */
+const EXPORTED_FORMATS: Readonly<Record<GameId, readonly string[]>> = {
+  nwn2: [TRX_FORMAT],
+  kotor: [BWM_FORMAT],
+  skyrim: [PLUGIN_FORMAT],
+  source: [NAV_FORMAT],
+};
+
+/** What is exported of a project file: its bake, its saved edit, or the bytes imported. */
+export type ExportSource = 'bake' | 'edit' | 'import';
+
+export type ExportAction = 'create' | 'replace' | 'unchanged';
+
+export interface PlannedExport {
+  /** The project file, `module/name`. */
+  file: string;
+  fileId: number;
+  bakeId: number | null;
+  source: ExportSource;
+  format: string;
+  /** The file written: the loose file, or the archive holding `resource`. */
+  targetPath: string;
+  /** The resource inside the archive (`name.trx`), or null for a loose file. */
+  resource: string | null;
+  /** `unchanged`: the target already holds exactly these bytes; nothing is written. */
+  action: ExportAction;
+  bytes: number;
+  sha256: string;
+  /** Validation findings of the bytes (game-shipped files have some; they do not stop an export). */
+  errors: number;
+  warnings: number;
+}
+
+export interface RefusedExport {
+  file: string;
+  reason: string;
+}
+
+export interface ExportPlan {
+  target: ExportTarget;
+  entries: PlannedExport[];
+  /** Files that cannot be exported; an export with any refuses to start. */
+  refused: RefusedExport[];
+}
+
+export interface ExportPlanOptions {
+  /** The game folder or archive (`--to`). */
+  to: string;
+  /** Only this module's walkmeshes. */
+  module?: string;
+}
+
+/**
+ * The bytes a file exports, or why it cannot be exported. Decision (issue 6 §4):
+ * - a format the project bakes (NWN2 TRX, KotOR WOK/PWK/DWK) exports the recorded bake of the
+ *   file's current bytes and is refused without one, so a game never gets stale path tables;
+ *   saved edits of such a file are refused too, since no bake covers them yet;
+ * - other formats (Source .nav, Skyrim plugins) export the saved edit when it was made on
+ *   the bytes the file holds now (refused when it is stale), else the imported bytes;
+ * - whatever is exported must read back with its format's reader.
+ */
+export function exportBytesOf(
+  store: ProjectStore,
+  file: FileRecord,
+): { source: ExportSource; bytes: Uint8Array; bakeId: number | null } | { refused: string } {
+  const kind = bakeKindOf(file);
+  if (kind !== undefined) {
+    if (file.edited) return { refused: 'has saved edits that no bake covers yet; exporting would drop them' };
+    const bake = store.lookupBake(bakeSpecOf(file, kind));
+    if (!bake) return { refused: 'has no bake of its current bytes; run `walkbench project rebake` first' };
+    return { source: 'bake', bytes: store.loadBakeOutput(bake.id), bakeId: bake.id };
+  }
+  if (file.edited) {
+    if (file.editStale) return { refused: 'its saved edits were made on older bytes than the file now holds (it was imported again since)' };
+    const edit = store.loadEdit(file.id);
+    if (edit) return { source: 'edit', bytes: edit.bytes, bakeId: null };
+  }
+  return { source: 'import', bytes: store.loadFileBytes(file.id), bakeId: null };
+}
+
+/** Reads and validates bytes with the format's handler; a reason when they do not read. */
+export function checkExportBytes(format: string, name: string, bytes: Uint8Array): { errors: number; warnings: number } | { refused: string } {
+  const handler = handlerById(format);
+  if (!handler) return { refused: `format ${format} has no reader to check it with` };
+  try {
+    const doc = handler.read(bytes, nodeFormatEnvironment);
+    return countBySeverity(handler.validate(doc));
+  } catch (e) {
+    if (isMalformedInputError(e)) return { refused: `does not read as ${handler.label}: ${e.withFile(name).message}` };
+    throw e;
+  }
+}
+
+interface ArchiveView {
+  version: 'V1.0' | 'V1.1' | 'rim';
+  /** `resref.ext` (lower case) → sha256 of the resource bytes. */
+  resources: Map<string, string>;
+}
+
+function readArchiveView(target: Extract<ExportTarget, { kind: 'archive' }>): ArchiveView {
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(readFileSync(target.file));
+  } catch (e) {
+    throw new FileAccessError(target.file, e instanceof Error ? e.message : String(e));
+  }
+  const types = resourceTypes(target.game === 'nwn2' ? 'nwn2' : 'kotor');
+  const map = new Map<string, string>();
+  try {
+    const doc = target.archive === 'rim' ? readRim(bytes) : readErf(bytes);
+    for (const r of doc.resources) {
+      const key = `${r.resRef}.${types.extension(r.type) ?? r.type}`.toLowerCase();
+      if (!map.has(key)) map.set(key, contentHash(r.data));
+    }
+    return { version: target.archive === 'rim' ? 'rim' : (doc as { version: 'V1.0' | 'V1.1' }).version, resources: map };
+  } catch (e) {
+    if (isMalformedInputError(e)) throw e.withFile(target.file);
+    throw e;
+  }
+}
+
+/** The archive's resref limit: 16 bytes in ERF V1.0 and RIM, 32 in ERF V1.1. */
+const resRefLimit = (version: ArchiveView['version']) => (version === 'V1.1' ? 32 : 16);
+
+/**
+ * Lists what an export will do, reading the project and the target but writing nothing:
+ * every walkmesh of the project's game (of one module when asked), where it goes, whether
+ * that creates or replaces a file (names match the game folder's files without case), and
+ * the files refused with the reason. Two project files landing on one target name are
+ * both refused.
+ */
+export function planExport(store: ProjectStore, options: ExportPlanOptions): ExportPlan {
+  const game = store.info().game;
+  const target = resolveExportTarget(game, options.to);
+  const formats = EXPORTED_FORMATS[game];
+  const files = store.listFiles({ kind: 'walkmesh', ...(options.module !== undefined ? { module: options.module } : {}) }).filter((f) => f.format !== null && formats.includes(f.format));
+  const entries: PlannedExport[] = [];
+  const refused: RefusedExport[] = [];
+
+  const onDisk = new Map<string, string>();
+  let archive: ArchiveView | undefined;
+  if (target.kind === 'folder') {
+    for (const e of readdirSync(target.dir, { withFileTypes: true })) if (e.isFile()) onDisk.set(nameKey(e.name), e.name);
+  } else {
+    archive = readArchiveView(target);
+  }
+  const types = game === 'nwn2' || game === 'kotor' ? resourceTypes(game) : undefined;
+  const byTarget = new Map<string, PlannedExport>();
+
+  for (const f of files) {
+    const label = `${f.module}/${f.name}`;
+    const problem = resourceNameProblem(f.name, game);
+    if (problem) {
+      refused.push({ file: label, reason: problem });
+      continue;
+    }
+    if (archive) {
+      const ext = path.extname(f.name).slice(1);
+      const stem = f.name.slice(0, -(ext.length + 1));
+      if (types?.typeId(ext) === undefined) {
+        refused.push({ file: label, reason: `".${ext}" is not a resource type ${game} archives hold` });
+        continue;
+      }
+      if (stem.length > resRefLimit(archive.version)) {
+        refused.push({ file: label, reason: `the resource name "${stem}" is longer than the ${resRefLimit(archive.version)} characters ${path.basename(target.kind === 'archive' ? target.file : '')} allows` });
+        continue;
+      }
+    }
+    const chosen = exportBytesOf(store, f);
+    if ('refused' in chosen) {
+      refused.push({ file: label, reason: chosen.refused });
+      continue;
+    }
+    const checked = checkExportBytes(f.format!, label, chosen.bytes);
+    if ('refused' in checked) {
+      refused.push({ file: label, reason: checked.refused });
+      continue;
+    }
+    const sha256 = contentHash(chosen.bytes);
+    let targetPath: string;
+    let resource: string | null = null;
+    let existing: string | undefined;
+    if (target.kind === 'folder') {
+      const diskName = onDisk.get(nameKey(f.name));
+      targetPath = path.join(target.dir, diskName ?? f.name);
+      existing = diskName === undefined ? undefined : contentHash(new Uint8Array(readFileSync(targetPath)));
+    } else {
+      targetPath = target.file;
+      resource = f.name;
+      existing = archive!.resources.get(f.name.toLowerCase());
+    }
+    const entry: PlannedExport = {
+      file: label,
+      fileId: f.id,
+      bakeId: chosen.bakeId,
+      source: chosen.source,
+      format: f.format!,
+      targetPath,
+      resource,
+      action: existing === undefined ? 'create' : existing === sha256 ? 'unchanged' : 'replace',
+      bytes: chosen.bytes.length,
+      sha256,
+      errors: checked.errors,
+      warnings: checked.warnings,
+    };
+    const key = nameKey(resource ?? targetPath);
+    const clash = byTarget.get(key);
+    if (clash) {
+      refused.push({ file: label, reason: `goes to the same ${resource ? 'resource' : 'file'} as ${clash.file} (names ignore case)` });
+      continue;
+    }
+    byTarget.set(key, entry);
+    entries.push(entry);
+  }
+  return { target, entries, refused };
+}

@@ -1,0 +1,430 @@
+import { isMalformedInputError } from '../../../shared/binary/malformed-input-error';
+import { applyDocumentEdit, type DocumentEditResult, type EditableDocument } from '../../../shared/edits/apply-document-edit';
+import { applyEdit } from '../../../shared/edits/apply-edit';
+import type { DocumentEditCommand } from '../../../shared/edits/document-edit-command';
+import type { EditCommand, EditResult } from '../../../shared/edits/edit-command';
+import { EditError } from '../../../shared/edits/edit-error';
+import { parseDocumentEditCommand } from '../../../shared/edits/parse-document-edit-command';
+import { parseEditCommand } from '../../../shared/edits/parse-edit-command';
+import { copyWalkmesh } from '../../../shared/edits/walkmesh-copy';
+import { WalkmeshFindings } from '../../../shared/edits/walkmesh-findings';
+import type { GffDocument } from '../../../shared/formats/aurora/gff-document';
+import { readGff } from '../../../shared/formats/aurora/gff-reader';
+import { writeGff } from '../../../shared/formats/aurora/gff-writer';
+import type { FormatEnvironment } from '../../../shared/formats/format-environment';
+import type { FormatHandler } from '../../../shared/formats/format-handler';
+import { detectFormat, handlerById } from '../../../shared/formats/format-registry';
+import type { Walkmesh } from '../../../shared/model/walkmesh';
+import type { Finding } from '../../../shared/validation/finding';
+import { nodeFormatEnvironment } from '../node-format-environment';
+import { ProjectFileError } from './project-file-error';
+import type { ProjectStore } from './project-store';
+import type { HistorySummary } from './project-types';
+import {
+  describeDocumentEdit,
+  describeEdit,
+  isStoredEdit,
+  parseStoredEdit,
+  type DocumentEditPart,
+  type StoredDocumentEdit,
+  type StoredWalkmeshEdit,
+} from './stored-edits';
+
+export { describeEdit, describeDocumentEdit } from './stored-edits';
+
+/** An edit applied to a project file: what changed and the file's bytes now. */
+export interface EditOutcome {
+  fileId: number;
+  mesh: number;
+  /** The history entry (for apply, undo and redo alike). */
+  seq: number;
+  label: string;
+  /** The file's bytes after the edit (its own bytes again when every edit is undone). */
+  bytes: Uint8Array;
+  /** What the edit touched; absent after an undo or redo that replayed a file opened for it, and for document edits. */
+  result?: EditResult;
+  /** The walkmesh's findings after the edit, checked again only where it changed (none for a GIT). */
+  findings: Finding[];
+  /** A document edit: the document's own checks (connections, links…), which the walkmesh does not see. */
+  documentFindings?: Finding[];
+  /** Other files the same step changed (a link fixed on both sides), with their bytes. */
+  others?: { fileId: number; bytes: Uint8Array }[];
+  /** What a document edit left as stored and may be stale, one line each. */
+  notes?: string[];
+}
+
+interface OpenFile {
+  fileId: number;
+  name: string;
+  /** A walkmesh file, or an NWN2 GIT (placements: cutters and placeables), which has no walkmesh. */
+  kind: 'walkmesh' | 'git';
+  handler: FormatHandler<unknown> | undefined;
+  /**
+   * The document the edited model is written on: the file's own at first; a document edit
+   * replaces it with the edited document as written at that point.
+   */
+  doc: unknown;
+  /**
+   * `doc` is what the format would write from the meshes now, so writing skips deriving it
+   * again (a Source area table takes a quarter of a second on a 2,500-area map). True for
+   * the file's own document (read → model → write gives the file back) and after a
+   * document edit; a walkmesh edit clears it.
+   */
+  docIsWritten: boolean;
+  original: Uint8Array;
+  meshes: Walkmesh[];
+  checkers: (WalkmeshFindings | undefined)[];
+}
+
+interface AppliedPart {
+  file: OpenFile;
+  part: DocumentEditPart;
+  before: unknown;
+  result: DocumentEditResult;
+}
+
+/**
+ * Edits of a project's walkmesh files as undoable commands. The edited model of a file is
+ * its own bytes' model with every done command of the history replayed on it, so undo and
+ * redo work the same after the project is closed and opened again: face indices in the
+ * history refer to that model, never to a re-read of the edited bytes (a KotOR bake, for
+ * one, orders faces its own way). Each edit writes the file with its format's writer on
+ * the file's own document and saves the bytes as the file's edit; an edit that cannot be
+ * written is refused and leaves nothing behind.
+ *
+ * Document edits (shared/edits/document-edit-command.ts) change what the model does not
+ * hold: they apply to the document as it would be written now, which then becomes the
+ * base the model is written on, so walkmesh and document edits interleave in one history.
+ * An NWN2 GIT is a file of its own with document edits only.
+ */
+export class ProjectEdits {
+  private readonly files = new Map<number, OpenFile>();
+
+  constructor(
+    private readonly store: ProjectStore,
+    private readonly env: FormatEnvironment = nodeFormatEnvironment,
+  ) {}
+
+  /** Drops the models kept in memory (of one file, or all): the next use replays them from the project. */
+  forget(fileId?: number): void {
+    if (fileId === undefined) this.files.clear();
+    else this.files.delete(fileId);
+  }
+
+  /** The file's walkmeshes as edited (do not change them; apply a command instead). */
+  meshes(fileId: number): readonly Walkmesh[] {
+    return this.open(fileId).meshes;
+  }
+
+  /** The file's document as it is written now (do not change it; apply a document edit instead). */
+  document(fileId: number): unknown {
+    const file = this.open(fileId);
+    return file.kind === 'git' ? file.doc : this.writtenDocument(file, 'document');
+  }
+
+  /** The findings of one walkmesh of the file, as kept up to date by the edits. */
+  findings(fileId: number, mesh = 0): Finding[] {
+    return this.checker(this.open(fileId), mesh).findings();
+  }
+
+  history(): HistorySummary[] {
+    return this.store.listHistory();
+  }
+
+  /** Applies an edit, saves the file's new bytes and records the edit with its inverse. */
+  apply(fileId: number, mesh: number, command: EditCommand, label = describeEdit(command)): EditOutcome {
+    const file = this.open(fileId);
+    if (file.kind !== 'walkmesh') throw new EditError(command.kind, `${file.name} is a GIT: it has no walkmesh to edit, only placements (document edits)`);
+    const target = this.meshOf(file, mesh);
+    parseEditCommand(command, `edit of ${file.name}`);
+    return this.store.transaction(() => {
+      const result = applyEdit(target, command);
+      file.docIsWritten = false;
+      try {
+        const bytes = this.save(file, command.kind);
+        const stored = (edit: EditCommand): StoredWalkmeshEdit => ({ type: 'walkmesh-edit', v: 1, fileId, mesh, edit });
+        const seq = this.store.pushHistory({ label, command: stored(command), inverse: stored(result.inverse) });
+        return { fileId, mesh, seq, label, bytes, result, findings: this.recheck(file, mesh, result) };
+      } catch (e) {
+        applyEdit(target, result.inverse);
+        file.docIsWritten = false;
+        throw e;
+      }
+    });
+  }
+
+  /** Applies a document edit to one file (see applyDocumentParts). */
+  applyDocument(fileId: number, mesh: number, command: DocumentEditCommand, label = describeDocumentEdit(command)): EditOutcome {
+    return this.applyDocumentParts([{ fileId, mesh, edit: command }], label);
+  }
+
+  /**
+   * Applies document edits to one or more files as one history step (undone together),
+   * saves every changed file and records the step with its inverse.
+   */
+  applyDocumentParts(parts: readonly DocumentEditPart[], label = describeDocumentEdit(parts[0]!.edit)): EditOutcome {
+    if (parts.length === 0) throw new EditError('edit', 'a document edit needs at least one part');
+    for (const p of parts) {
+      const file = this.open(p.fileId);
+      parseDocumentEditCommand(p.edit, `edit of ${file.name}`);
+      refuseModelHeldFields(file, p.edit);
+    }
+    return this.store.transaction(() => {
+      const applied: AppliedPart[] = [];
+      try {
+        for (const part of parts) {
+          const file = this.open(part.fileId);
+          const before = file.doc;
+          applied.push({ file, part, before, result: this.applyPart(file, part) });
+        }
+        const saved = this.saveAll(applied.map((a) => a.file), parts[0]!.edit.kind);
+        const command: StoredDocumentEdit = { type: 'document-edit', v: 1, parts: parts.map((p) => ({ ...p })) };
+        const inverse: StoredDocumentEdit = { type: 'document-edit', v: 1, parts: applied.map((a) => ({ fileId: a.part.fileId, mesh: a.part.mesh, edit: a.result.inverse })).reverse() };
+        const seq = this.store.pushHistory({ label, command, inverse });
+        return this.documentOutcome(parts[0]!, seq, label, saved, applied.flatMap((a) => a.result.notes));
+      } catch (e) {
+        this.rollBack(applied);
+        throw e;
+      }
+    });
+  }
+
+  /** Undoes the latest done edit of the project, whichever file it changed. */
+  undo(): EditOutcome | undefined {
+    return this.step('undo');
+  }
+
+  /** Redoes the earliest undone edit. */
+  redo(): EditOutcome | undefined {
+    return this.step('redo');
+  }
+
+  private step(which: 'undo' | 'redo'): EditOutcome | undefined {
+    return this.store.transaction(() => {
+      const step = which === 'undo' ? this.store.undo() : this.store.redo();
+      if (!step) return undefined;
+      const stored = parseStoredEdit(step.apply, `${this.store.file}: history entry ${step.seq} (${step.label})`);
+      if (stored.type === 'document-edit') return this.stepDocument(stored, step.seq, step.label);
+      const wasOpen = this.files.has(stored.fileId);
+      // A file opened now is replayed from the history as it stands after this step.
+      const file = this.open(stored.fileId);
+      const target = this.meshOf(file, stored.mesh);
+      let result: EditResult | undefined;
+      if (wasOpen) {
+        result = applyEdit(target, stored.edit);
+        file.docIsWritten = false;
+      }
+      try {
+        const bytes = this.save(file, stored.edit.kind);
+        const findings = result ? this.recheck(file, stored.mesh, result) : this.checker(file, stored.mesh).findings();
+        const outcome: EditOutcome = { fileId: stored.fileId, mesh: stored.mesh, seq: step.seq, label: step.label, bytes, findings };
+        if (result) outcome.result = result;
+        return outcome;
+      } catch (e) {
+        if (result) applyEdit(target, result.inverse);
+        else this.files.delete(stored.fileId);
+        throw e;
+      }
+    });
+  }
+
+  private stepDocument(stored: StoredDocumentEdit, seq: number, label: string): EditOutcome {
+    const wasOpen = new Set(stored.parts.map((p) => p.fileId).filter((id) => this.files.has(id)));
+    const applied: AppliedPart[] = [];
+    const files: OpenFile[] = [];
+    try {
+      for (const part of stored.parts) {
+        const file = this.open(part.fileId);
+        files.push(file);
+        // A file opened just now already has this step replayed.
+        if (!wasOpen.has(part.fileId)) continue;
+        const before = file.doc;
+        applied.push({ file, part, before, result: this.applyPart(file, part) });
+      }
+      const saved = this.saveAll(files, stored.parts[0]!.edit.kind);
+      return this.documentOutcome(stored.parts[0]!, seq, label, saved, applied.flatMap((a) => a.result.notes));
+    } catch (e) {
+      this.rollBack(applied);
+      for (const part of stored.parts) if (!wasOpen.has(part.fileId)) this.files.delete(part.fileId);
+      throw e;
+    }
+  }
+
+  private documentOutcome(first: DocumentEditPart, seq: number, label: string, saved: Map<number, Uint8Array>, notes: string[]): EditOutcome {
+    const file = this.open(first.fileId);
+    const outcome: EditOutcome = {
+      fileId: first.fileId,
+      mesh: first.mesh,
+      seq,
+      label,
+      bytes: saved.get(first.fileId)!,
+      findings: file.kind === 'walkmesh' ? this.checker(file, first.mesh).findings() : [],
+      documentFindings: file.kind === 'walkmesh' && file.handler ? file.handler.validate(this.writtenDocument(file, first.edit.kind)) : [],
+    };
+    const others = [...saved].filter(([id]) => id !== first.fileId).map(([fileId, bytes]) => ({ fileId, bytes }));
+    if (others.length > 0) outcome.others = others;
+    if (notes.length > 0) outcome.notes = notes;
+    return outcome;
+  }
+
+  private rollBack(applied: readonly AppliedPart[]): void {
+    for (let i = applied.length - 1; i >= 0; i--) {
+      const a = applied[i]!;
+      // A GIT is edited in place; other documents were replaced, so the old object goes back.
+      if (a.file.kind === 'git') applyDocumentEdit({ target: 'git', doc: a.file.doc as GffDocument }, a.result.inverse);
+      else {
+        a.file.doc = a.before;
+        a.file.docIsWritten = false;
+      }
+    }
+  }
+
+  private applyPart(file: OpenFile, part: DocumentEditPart): DocumentEditResult {
+    const result = applyDocumentEdit(this.editable(file, part.mesh, part.edit.kind), part.edit);
+    file.doc = result.doc;
+    file.docIsWritten = true;
+    return result;
+  }
+
+  /** The file's document as it would be written now, tagged for the document edits. */
+  private editable(file: OpenFile, mesh: number, kind: string): EditableDocument {
+    if (file.kind === 'git') return { target: 'git', doc: file.doc as GffDocument };
+    const doc = this.writtenDocument(file, kind);
+    switch (file.handler?.id) {
+      case 'source-nav':
+        return { target: 'source-nav', doc: doc as Extract<EditableDocument, { target: 'source-nav' }>['doc'] };
+      case 'kotor-bwm':
+        return { target: 'kotor-bwm', doc: doc as Extract<EditableDocument, { target: 'kotor-bwm' }>['doc'], mesh: this.meshOf(file, mesh) };
+      case 'skyrim-plugin':
+        return { target: 'skyrim-plugin', doc: doc as Extract<EditableDocument, { target: 'skyrim-plugin' }>['doc'] };
+      default:
+        throw new EditError(kind, `${file.name}: ${file.handler?.label ?? 'this'} files have no document edits (area connections, room links, cover are Source, KotOR and Skyrim notions)`);
+    }
+  }
+
+  private writtenDocument(file: OpenFile, kind: string): unknown {
+    if (file.docIsWritten) return file.doc;
+    try {
+      return file.handler!.fromWalkmeshes!(file.meshes, file.doc);
+    } catch (e) {
+      throw new EditError(kind, `${file.name} cannot be written as edited, so the edit is refused: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  private open(fileId: number): OpenFile {
+    const known = this.files.get(fileId);
+    if (known) return known;
+    const record = this.store.fileById(fileId);
+    if (!record) throw new ProjectFileError(this.store.file, `no file with id ${fileId}`);
+    const where = `${record.module}/${record.name}`;
+    if (record.kind !== 'walkmesh' && record.kind !== 'git') {
+      throw new ProjectFileError(this.store.file, `${where} is a ${record.kind} file, not a walkmesh or GIT that can be edited`);
+    }
+    if (record.editStale) {
+      throw new ProjectFileError(this.store.file, `${where} was imported again after it was edited; its edit history no longer matches its bytes (discard the edits to edit it anew)`);
+    }
+    const original = this.store.loadFileBytes(fileId);
+    let file: OpenFile;
+    if (record.kind === 'git') {
+      let doc: GffDocument;
+      try {
+        doc = readGff(original);
+      } catch (e) {
+        if (isMalformedInputError(e)) throw new ProjectFileError(this.store.file, e.withFile(where).message);
+        throw e;
+      }
+      file = { fileId, name: where, kind: 'git', handler: undefined, doc, docIsWritten: true, original, meshes: [], checkers: [] };
+    } else {
+      const handler = (record.format ? handlerById(record.format) : undefined) ?? detectFormat(record.name, original);
+      if (!handler?.fromWalkmeshes) throw new ProjectFileError(this.store.file, `${where}: ${handler ? `${handler.label} files cannot be written from an edited walkmesh` : 'unknown format'}`);
+      const doc = handler.read(original, this.env);
+      const meshes = handler.toWalkmeshes(doc, record.name).map(copyWalkmesh);
+      file = { fileId, name: where, kind: 'walkmesh', handler, doc, docIsWritten: true, original, meshes, checkers: meshes.map(() => undefined) };
+    }
+    this.replay(file);
+    this.files.set(fileId, file);
+    return file;
+  }
+
+  /** Replays the history's done commands that touch the file, in order. */
+  private replay(file: OpenFile): void {
+    for (const done of this.store.listDoneCommands()) {
+      if (!isStoredEdit(done.command)) continue;
+      const entry = `history entry ${done.seq} (${done.label})`;
+      const stored = parseStoredEdit(done.command, `${this.store.file}: ${entry}`);
+      try {
+        if (stored.type === 'walkmesh-edit') {
+          if (stored.fileId !== file.fileId) continue;
+          const mesh = file.meshes[stored.mesh];
+          if (!mesh) throw new ProjectFileError(this.store.file, `${entry} edits walkmesh ${stored.mesh} of ${file.name}, which has ${file.meshes.length}`);
+          applyEdit(mesh, stored.edit);
+          file.docIsWritten = false;
+        } else {
+          for (const part of stored.parts) if (part.fileId === file.fileId) this.applyPart(file, part);
+        }
+      } catch (e) {
+        if (!(e instanceof EditError)) throw e;
+        throw new ProjectFileError(this.store.file, `${entry} no longer applies to ${file.name}: ${e.message}`);
+      }
+    }
+  }
+
+  private meshOf(file: OpenFile, mesh: number): Walkmesh {
+    const m = file.meshes[mesh];
+    if (!m) throw new EditError('edit', `${file.name} has ${file.meshes.length} walkmesh(es); there is no walkmesh ${mesh}`);
+    return m;
+  }
+
+  private saveAll(files: readonly OpenFile[], kind: string): Map<number, Uint8Array> {
+    const saved = new Map<number, Uint8Array>();
+    for (const f of files) if (!saved.has(f.fileId)) saved.set(f.fileId, this.save(f, kind));
+    return saved;
+  }
+
+  /** Writes the edited file and saves it as the file's edit (or drops the edit when the bytes are the file's own). */
+  private save(file: OpenFile, kind: string): Uint8Array {
+    let bytes: Uint8Array;
+    try {
+      bytes = file.kind === 'git' ? writeGff(file.doc as GffDocument) : file.handler!.write(this.writtenDocument(file, kind), this.env);
+    } catch (e) {
+      throw new EditError(kind, `${file.name} cannot be written after this edit, so it is refused: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    if (sameBytes(bytes, file.original)) this.store.discardEdit(file.fileId);
+    else this.store.saveEdit(file.fileId, bytes);
+    return bytes;
+  }
+
+  private checker(file: OpenFile, mesh: number): WalkmeshFindings {
+    let c = file.checkers[mesh];
+    if (!c) file.checkers[mesh] = c = new WalkmeshFindings(this.meshOf(file, mesh));
+    return c;
+  }
+
+  private recheck(file: OpenFile, mesh: number, result: EditResult): Finding[] {
+    const known = file.checkers[mesh];
+    if (!known) return this.checker(file, mesh).findings();
+    known.update(result);
+    return known.findings();
+  }
+}
+
+/**
+ * Skyrim triangle flags are the walkmesh's face materials: the writer takes them from the
+ * model, so a document edit of them would be overwritten by the next write. They are
+ * painted with paint-faces; only cover words are a document edit.
+ */
+function refuseModelHeldFields(file: OpenFile, cmd: DocumentEditCommand): void {
+  if (cmd.kind === 'document-batch') {
+    cmd.commands.forEach((c) => refuseModelHeldFields(file, c));
+    return;
+  }
+  if (cmd.kind === 'skyrim-set-triangle-flags' && cmd.flags !== undefined) {
+    throw new EditError(cmd.kind, `${file.name}: triangle flags are the walkmesh's face materials here; paint them with paint-faces (material, setBits, clearBits) and set only cover with this edit`);
+  }
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

@@ -1,0 +1,54 @@
+import { bakeTrn, type TrnBakeInput, type TrnBakeReport } from '../bakers/nwn2/trn-bake';
+import type { GffDocument } from '../formats/aurora/gff-document';
+import { aswmToWalkmesh } from '../formats/nwn2/trx-walkmesh';
+import type { TrxDocument } from '../formats/nwn2/trx-document';
+import type { Walkmesh } from '../model/walkmesh';
+import { warning, type Finding } from '../validation/finding';
+
+export interface Nwn2AreaRebake {
+  walkmesh: Walkmesh;
+  /** Wall-clock milliseconds of the bake. */
+  ms: number;
+  cutters: number;
+  placeablesWithoutModel: number;
+  report: TrnBakeReport;
+  /** What the bake says about the result, for the findings panel after a GIT edit. */
+  findings: Finding[];
+}
+
+const clock = (globalThis as { performance?: { now(): number } }).performance;
+const now = clock ? () => clock.now() : () => Date.now();
+
+/**
+ * The area's walkmesh after a cutter or placeable edit: the whole TRN baked again with the
+ * edited GIT. The bake is not split per tile: re-tiling, the tile path tables and the
+ * islands span tiles (an island and its paths cross the whole area), so one tile's
+ * triangles cannot be baked apart without the rest; the whole area is fast enough
+ * (test/bench/nwn2-live-bake-bench.ts measures it on the fixture areas).
+ */
+export function rebakeNwn2Area(trn: TrxDocument, git: GffDocument, name: string, placeableModels?: TrnBakeInput['placeableModels']): Nwn2AreaRebake {
+  const t0 = now();
+  const result = bakeTrn({ trn, git, ...(placeableModels ? { placeableModels } : {}), options: { now } });
+  const walkmesh = aswmToWalkmesh(result.aswm, name);
+  return {
+    walkmesh,
+    ms: now() - t0,
+    cutters: result.report.cutters.inGit,
+    placeablesWithoutModel: result.report.placeables.missingModel.length,
+    report: result.report,
+    findings: bakeFindings(result.report),
+  };
+}
+
+function bakeFindings(r: TrnBakeReport): Finding[] {
+  const out: Finding[] = [];
+  for (const p of r.placeables.missingModel) {
+    out.push(warning('nwn2.bake.placeable-model-missing', `placeable ${p.index} (placeables.2da row ${p.appearance}): its model is not in the project, so it does not cut the walkmesh`));
+  }
+  for (const p of r.placeables.noWalkmesh) out.push(warning('nwn2.bake.placeable-no-walkmesh', `placeable ${p.index}: model ${p.model} has no walkmesh, so it does not cut the walkmesh`));
+  if (r.retile.outsideGrid > 0) out.push(warning('nwn2.bake.outside-grid', `${r.retile.outsideGrid} triangle(s) fell outside the tile grid and were dropped`));
+  for (const t of r.retile.simplifiedTiles) out.push(warning('nwn2.bake.tile-simplified', `${t} had more than the toolset's walkable triangles per tile and was re-triangulated`));
+  if (r.slivers.count > 0) out.push(warning('nwn2.bake.slivers', `${r.slivers.count} sliver triangle(s) thinner than ${r.slivers.threshold} m (the thinnest ${r.slivers.minAltitude.toExponential(2)} m): a cutter edge runs very close to another edge`));
+  if (r.overlaps.pairs > 0) out.push(warning('nwn2.bake.overlaps', `${r.overlaps.pairs} pair(s) of triangles overlap seen from above (${r.overlaps.area.toFixed(3)} m²)`));
+  return out;
+}

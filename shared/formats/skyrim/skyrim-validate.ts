@@ -109,6 +109,7 @@ function checkNavmesh(sink: FindingSink, k: KeyedNavmesh, targets: LinkTargets):
       }
     }
   }
+  checkOpenSharedEdges(sink, v, id);
   if (linkBits !== nl) {
     sink.warning('navm.edge-link.count', { kind: 'navmesh', id: k.navmesh.formId }, () => `navmesh ${id} has ${linkBits} edges flagged as links but ${nl} edge-link entries (one per linked edge expected)`);
   }
@@ -126,6 +127,38 @@ function checkNavmesh(sink: FindingSink, k: KeyedNavmesh, targets: LinkTargets):
   checkLinks(sink, k, targets, id);
   checkDoors(sink, v, k.navmesh.formId, reaches);
   checkIslands(sink, v, id, parent, reaches);
+}
+
+/**
+ * Two triangles that share an edge (the same two vertices, opposite winding) while both
+ * sides store it as open (−1, not an edge link): creatures cannot cross it. This is what
+ * the CK itself reports as "Triangle A Edge i and Triangle B Edge j should be linked, but
+ * they are not"; two fixture navmeshes carry one such pair each, and the rebake links them.
+ * One hash of directed edges, so linear in the triangle count.
+ */
+function checkOpenSharedEdges(sink: FindingSink, v: NvnmDocument, id: string): void {
+  const nt = v.triFlags.length;
+  const nv = v.vertices.length / 3;
+  const open = new Map<number, number>();
+  const isOpen = (t: number, e: number) => v.triEdges[t * 3 + e] === -1 && (v.triFlags[t]! & TRI_EDGE_LINK_BITS[e]!) === 0;
+  for (let t = 0; t < nt; t++) {
+    for (let e = 0; e < 3; e++) {
+      if (!isOpen(t, e)) continue;
+      const a = v.triVertices[t * 3 + e]!, b = v.triVertices[t * 3 + ((e + 1) % 3)]!;
+      if (a >= nv || b >= nv) continue;
+      open.set(a * 65536 + b, t * 3 + e);
+    }
+  }
+  for (const [key, slot] of open) {
+    const a = Math.floor(key / 65536), b = key % 65536;
+    if (a > b) continue;
+    const other = open.get(b * 65536 + a);
+    if (other === undefined) continue;
+    const t = Math.floor(slot / 3), u = Math.floor(other / 3);
+    if (t === u) continue;
+    sink.warning('navm.edge.open-shared', { kind: 'triangle', id: t }, () =>
+      `navmesh ${id} triangle ${t} edge ${slot % 3} and triangle ${u} edge ${other % 3} share vertices ${a} and ${b} but are not linked: nothing can walk across (a rebake links them)`);
+  }
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TRI_DOOR, TRI_EDGE_LINK_BITS } from '../../../shared/formats/skyrim/nvnm-document';
+import { rebakePlugin } from '../../../shared/bakers/skyrim/plugin-rebake';
 import { validatePlugin } from '../../../shared/formats/skyrim/skyrim-validate';
 import { modelledNavmeshes, readFixturePlugin, type ModelledNavmesh } from './skyrim-helpers';
 
@@ -37,13 +38,32 @@ describe('Skyrim navmesh validation', () => {
     const { doc } = readFixturePlugin('DawnOfTheSilverHand.esp');
     const findings = validatePlugin(doc);
     expect(findings.filter((f) => f.code === 'navm.deleted')).toHaveLength(2);
-    expect(codes(findings).filter((c) => c !== 'navm.deleted' && c !== 'navm.triangle.zero-area' && c !== 'navm.edge-link.unverifiable')).toEqual([]);
+    // (the one shared edge the CK left open is the next test's subject)
+    expect(codes(findings).filter((c) => c !== 'navm.deleted' && c !== 'navm.triangle.zero-area' && c !== 'navm.edge-link.unverifiable' && c !== 'navm.edge.open-shared')).toEqual([]);
     // Links into Skyrim.esm's navmeshes cannot be checked without it: warnings, not errors.
     const unverifiable = findings.filter((f) => f.code === 'navm.edge-link.unverifiable');
     expect(unverifiable.length).toBeGreaterThan(0);
     for (const f of unverifiable) {
       expect(f.severity).toBe('warning');
       expect(f.message).toMatch(/^navmesh 0x[0-9A-F]{8} has \d+ edge link\(s\) into navmesh 0x00[0-9A-F]{6} of Skyrim\.esm, which was not given as a master: not checked$/);
+    }
+  });
+
+  it('reports the shared edges the CK left open on both sides, and none after a rebake links them', () => {
+    const open = (file: string) =>
+      validatePlugin(readFixturePlugin(file).doc)
+        .filter((f) => f.code === 'navm.edge.open-shared')
+        .map((f) => `${f.subject?.id}: ${f.message}`);
+    expect(open('DawnOfTheSilverHand.esp')).toEqual([
+      '240: navmesh 0x000FCC53 triangle 240 edge 2 and triangle 321 edge 0 share vertices 141 and 320 but are not linked: nothing can walk across (a rebake links them)',
+    ]);
+    expect(open('DwemerSecrets.esp')).toEqual([
+      '117: navmesh 0x000F26C8 triangle 117 edge 1 and triangle 118 edge 2 share vertices 49 and 208 but are not linked: nothing can walk across (a rebake links them)',
+    ]);
+    expect(open('FreeCamera.esp')).toEqual([]);
+    for (const file of ['DawnOfTheSilverHand.esp', 'DwemerSecrets.esp']) {
+      const rebaked = rebakePlugin(readFixturePlugin(file).doc).document;
+      expect(validatePlugin(rebaked).filter((f) => f.code === 'navm.edge.open-shared'), file).toEqual([]);
     }
   });
 

@@ -8,6 +8,7 @@ import { ProjectStore } from '../../electron/services/project/project-store';
 import { restoreLastExport } from '../../electron/services/project/export-backups';
 import { exportProject } from '../../electron/services/project/project-export';
 import { importSources } from '../../electron/services/project/project-import';
+import { bakeSpecOf } from '../../electron/services/bake-pool/project-rebake';
 import { createErfDocument } from '../../shared/formats/aurora/erf-document';
 import { readErf } from '../../shared/formats/aurora/erf-reader';
 import { writeErf } from '../../shared/formats/aurora/erf-writer';
@@ -317,14 +318,16 @@ describe('exportProject (the function the app calls)', () => {
 });
 
 describe('walkbench project export: files the project cannot stand behind', () => {
-  it('refuses an edited TRX that no bake covers, naming it', async () => {
+  it('refuses an edited TRX that no bake covers, naming it; after a rebake it exports the bake of the edit', async () => {
     const project = path.join(tmp, 'edited.wbproj');
     await run('create', project, '--game', 'nwn2');
-    const store = ProjectStore.open(project);
+    const imported = readFixture(path.join(fixturesRoot, 'nwn2/kaedrin/dm001_cargohold.trx'));
+    // The edit stands for the designer's work: other bytes than the imported ones.
+    const edited = readFixture(path.join(fixturesRoot, 'nwn2/kaedrin/dm_dungeon.trx'));
+    let store = ProjectStore.open(project);
     try {
-      const trx = readFixture(path.join(fixturesRoot, 'nwn2/kaedrin/dm001_cargohold.trx'));
-      const { fileId } = store.upsertFile({ module: 'm', name: 'cargo.trx', kind: 'walkmesh', format: TRX_FORMAT, bytes: trx });
-      store.saveEdit(fileId, trx);
+      const { fileId } = store.upsertFile({ module: 'm', name: 'cargo.trx', kind: 'walkmesh', format: TRX_FORMAT, bytes: imported });
+      store.saveEdit(fileId, edited);
     } finally {
       store.close();
     }
@@ -332,7 +335,28 @@ describe('walkbench project export: files the project cannot stand behind', () =
     mkdirSync(dir);
     const r = await run('export', project, '--to', dir);
     expect(r.status).toBe(1);
-    expect(r.out).toContain('refused m/cargo.trx: has saved edits that no bake covers yet; exporting would drop them');
+    expect(r.out).toContain('refused m/cargo.trx: has no bake of its current edited bytes; run `walkbench project rebake` first');
     expect(readdirSync(dir)).toEqual([]);
+
+    expect((await run('rebake', project)).status).toBe(0);
+    expect((await run('export', project, '--to', dir)).status).toBe(0);
+    const written = readFileSync(path.join(dir, 'cargo.trx'));
+    store = ProjectStore.open(project);
+    try {
+      const bakes = store.listBakes();
+      expect(bakes).toHaveLength(1);
+      const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+      // Baked from the edit, not from the imported bytes.
+      const file = store.listFiles()[0]!;
+      expect(file.editSha256).toBe(sha(edited));
+      expect(store.lookupBake(bakeSpecOf(file, 'nwn2-rebake'))?.id).toBe(bakes[0]!.id);
+      expect(store.lookupBake({ ...bakeSpecOf(file, 'nwn2-rebake'), inputs: [{ name: 'm/cargo.trx', sha256: sha(imported) }] })).toBeUndefined();
+      expect(Buffer.compare(written, Buffer.from(store.loadBakeOutput(bakes[0]!.id)))).toBe(0);
+      expect(inspectBytes('cargo.trx', new Uint8Array(written), nodeFormatEnvironment).summary?.counts).toEqual(
+        inspectBytes('dm_dungeon.trx', edited, nodeFormatEnvironment).summary?.counts,
+      );
+    } finally {
+      store.close();
+    }
   });
 });

@@ -48,9 +48,27 @@ export function bakeKindOf(file: FileRecord): BuiltinJobKind | undefined {
   return undefined;
 }
 
-/** What a file's bake is made from: its content hash and the baker's version. */
+/**
+ * The bytes a file is baked from: its saved edit when there is one made on the bytes the
+ * file holds now (the designer's work), else the imported bytes. A stale edit (the file was
+ * imported again since) is not baked: the import wins until the edit is redone or dropped.
+ */
+export function bakeSourceOf(file: FileRecord): 'edit' | 'import' {
+  return file.edited && !file.editStale && file.editSha256 !== null ? 'edit' : 'import';
+}
+
+/** What a file's bake is made from: the content hash of its current bytes and the baker's version. */
 export function bakeSpecOf(file: FileRecord, kind: BuiltinJobKind): BakeSpec {
-  return { bakerId: kind, bakerVersion: BAKER_VERSIONS[kind], inputs: [{ name: `${file.module}/${file.name}`, sha256: file.sha256 }] };
+  const sha256 = bakeSourceOf(file) === 'edit' ? file.editSha256! : file.sha256;
+  return { bakerId: kind, bakerVersion: BAKER_VERSIONS[kind], inputs: [{ name: `${file.module}/${file.name}`, sha256 }] };
+}
+
+function bakeInputOf(store: ProjectStore, file: FileRecord): Uint8Array {
+  if (bakeSourceOf(file) === 'edit') {
+    const edit = store.loadEdit(file.id);
+    if (edit) return edit.bytes;
+  }
+  return store.loadFileBytes(file.id);
 }
 
 /**
@@ -100,7 +118,7 @@ export async function rebakeProject(store: ProjectStore, options: RebakeOptions 
       for (const t of todo) {
         if (fatal || options.signal?.aborted) break;
         const name = `${t.file.module}/${t.file.name}`;
-        const handle = pool.submit({ kind: t.kind, input: store.loadFileBytes(t.file.id), label: name });
+        const handle = pool.submit({ kind: t.kind, input: bakeInputOf(store, t.file), label: name });
         submitted.add(handle.id);
         const settled: Promise<void> = handle.result
           .finally(() => submitted.delete(handle.id))

@@ -75,8 +75,8 @@ export interface ExportPlanOptions {
 /**
  * The bytes a file exports, or why it cannot be exported. Decision (issue 6 §4):
  * - a format the project bakes (NWN2 TRX, KotOR WOK/PWK/DWK) exports the recorded bake of the
- *   file's current bytes and is refused without one, so a game never gets stale path tables;
- *   saved edits of such a file are refused too, since no bake covers them yet;
+ *   file's current bytes (its saved edit when it has one) and is refused without one, so a
+ *   game never gets stale path tables or loses an edit;
  * - other formats (Source .nav, Skyrim plugins) export the saved edit when it was made on
  *   the bytes the file holds now (refused when it is stale), else the imported bytes;
  * - whatever is exported must read back with its format's reader.
@@ -87,9 +87,9 @@ export function exportBytesOf(
 ): { source: ExportSource; bytes: Uint8Array; bakeId: number | null } | { refused: string } {
   const kind = bakeKindOf(file);
   if (kind !== undefined) {
-    if (file.edited) return { refused: 'has saved edits that no bake covers yet; exporting would drop them' };
+    if (file.editStale) return { refused: 'its saved edits were made on older bytes than the file now holds (it was imported again since)' };
     const bake = store.lookupBake(bakeSpecOf(file, kind));
-    if (!bake) return { refused: 'has no bake of its current bytes; run `walkbench project rebake` first' };
+    if (!bake) return { refused: `has no bake of its current ${file.edited ? 'edited ' : ''}bytes; run \`walkbench project rebake\` first` };
     return { source: 'bake', bytes: store.loadBakeOutput(bake.id), bakeId: bake.id };
   }
   if (file.edited) {

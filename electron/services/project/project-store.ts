@@ -67,6 +67,7 @@ interface FileRow {
   source_path: string | null;
   updated_at: string;
   edit_base: string | null;
+  edit_sha256: string | null;
 }
 
 interface BakeRow {
@@ -83,7 +84,7 @@ interface BakeRow {
 
 const fileColumns = `
   f.id, m.name AS module, a.name AS area, f.kind, f.name, f.format, f.size, f.sha256,
-  f.source_path, f.updated_at, e.base_sha256 AS edit_base
+  f.source_path, f.updated_at, e.base_sha256 AS edit_base, e.sha256 AS edit_sha256
   FROM files f JOIN modules m ON m.id = f.module_id
   LEFT JOIN areas a ON a.id = f.area_id
   LEFT JOIN edits e ON e.file_id = f.id`;
@@ -102,6 +103,7 @@ function fileRecord(r: FileRow): FileRecord {
     updatedAt: r.updated_at,
     edited: r.edit_base !== null,
     editStale: r.edit_base !== null && r.edit_base !== r.sha256,
+    editSha256: r.edit_sha256,
   };
 }
 

@@ -1,7 +1,8 @@
 import type { GameId } from '../../../shared/model/walkmesh';
 
 /** What a project file holds: a walkmesh, or one of the other inputs a bake reads. */
-export const fileKinds = ['walkmesh', 'trn', 'git', 'are', 'gic', 'lyt', '2da', 'mdb', 'master'] as const;
+/** `template`: a KotOR placeable or door template (UTP/UTD), which names the object's model. */
+export const fileKinds = ['walkmesh', 'trn', 'git', 'are', 'gic', 'lyt', '2da', 'mdb', 'master', 'template'] as const;
 export type FileKind = (typeof fileKinds)[number];
 
 export const gameIds: readonly GameId[] = ['nwn2', 'kotor', 'skyrim', 'source'];
@@ -41,6 +42,8 @@ export interface FileRecord {
   edited: boolean;
   /** The edits were made on other source bytes than the file now holds (re-imported since). */
   editStale: boolean;
+  /** Content hash of the saved edited bytes; null without edits. */
+  editSha256: string | null;
 }
 
 export interface UpsertFileInput {

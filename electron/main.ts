@@ -1,25 +1,35 @@
 /**
  * The Electron main process: one instance, one window loading the renderer from the app
- * protocol, the contract's IPC handlers, the menu and the open dialog. Everything the
- * app does with files happens in the services, which run the same in browser mode.
+ * protocol, the contract's IPC handlers, the menu with its dialogs and recent projects.
+ * Everything the app does with files happens in the services, which run the same in
+ * browser mode; events they push (bake progress) reach the page over IPC.
  */
-import { app, BrowserWindow, dialog, Menu, protocol, screen, session, type IpcMainInvokeEvent } from 'electron';
+import { app, BrowserWindow, Menu, protocol, screen, session, type IpcMainInvokeEvent } from 'electron';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { AppCommand } from '../shared/ipc/app-commands';
 import { eventChannel } from '../shared/ipc/bridge';
 import type { EventName, WalkbenchEvents } from '../shared/ipc/contract';
-import { APP_ENTRY_URL, isAppUrl, registerAppScheme, serveAppProtocol } from './app-protocol';
+import { createEventHub } from '../shared/ipc/event-hub';
+import { APP_ENTRY_URL, registerAppScheme, serveAppProtocol } from './app-protocol';
 import { registerContractHandlers } from './ipc/register-handlers';
+import { electronDialogs } from './main-dialogs';
 import { menuTemplate } from './menu';
+import type { JobService } from './services/job-service';
+import { isProjectFile } from './services/project-file-sniff';
+import { createRecentProjects } from './services/recent-projects';
 import { createWalkbenchService } from './services/walkbench-service';
+import { denyPermissions, guardContents, isTrustedSender, secureWebPreferences } from './window-security';
 import { loadWindowState, MIN_WINDOW_SIZE, placeWindow, trackWindowState } from './window-state';
-import { formatHandlers } from '../shared/formats/format-registry';
 
 const log = (line: string) => void process.stderr.write(`${line}\n`);
 
 let mainWindow: BrowserWindow | null = null;
-/** A file asked for before the window could take it (second instance, macOS open-file). */
-let pendingOpen: string | null = null;
+/** Events for the page sent before it had loaded (second instance, macOS open-file). */
+const pending: { event: 'app.openFileRequested' | 'app.openProjectRequested'; path: string }[] = [];
+let jobService: JobService | undefined;
+const recent = createRecentProjects(path.join(app.getPath('userData'), 'recent-projects.json'));
 
 /** The first argument that names an existing file, resolved against the caller's folder. */
 function fileFromArgs(args: readonly string[], cwd: string): string | null {
@@ -45,33 +55,69 @@ function send<E extends EventName>(event: E, payload: WalkbenchEvents[E]): void 
   mainWindow.webContents.send(eventChannel(event), payload);
 }
 
-function requestOpen(file: string): void {
-  if (mainWindow && !mainWindow.webContents.isLoading()) send('app.openFileRequested', { path: file });
-  else pendingOpen = file;
+function pageReady(): boolean {
+  return mainWindow !== null && !mainWindow.isDestroyed() && !mainWindow.webContents.isLoading();
 }
 
-async function showOpenDialog(): Promise<void> {
-  const extensions = [...new Set(formatHandlers.flatMap((h) => h.extensions.map((e) => e.slice(1))))];
-  const options: Electron.OpenDialogOptions = {
-    title: 'Open a walkmesh or navmesh',
-    properties: ['openFile'],
-    filters: [
-      { name: 'Walkmeshes and navmeshes', extensions },
-      { name: 'All files', extensions: ['*'] },
-    ],
-  };
-  const result = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options);
-  const file = result.filePaths[0];
-  if (!result.canceled && file) requestOpen(file);
+function rebuildMenu(): void {
+  const template = menuTemplate(
+    {
+      openProject: () => void chooseAndOpen('dialog.openProject'),
+      openFile: () => void chooseAndOpen('dialog.openFile'),
+      openRecent: (file) => requestOpenProject(file),
+      clearRecent: () => {
+        recent.clear();
+        rebuildMenu();
+      },
+      command: (command: AppCommand) => send('app.command', { command }),
+      about: () => app.showAboutPanel(),
+    },
+    { recentProjects: recent.list() },
+    process.platform,
+    !app.isPackaged,
+  );
+  Menu.setApplicationMenu(Menu.buildFromTemplate(template));
 }
 
-/** The IPC sender check: the app's own top-level page in the main window. */
-function isTrustedSender(event: IpcMainInvokeEvent): boolean {
-  const frame = event.senderFrame;
-  if (!frame || frame.parent !== null) return false;
-  if (!mainWindow || mainWindow.isDestroyed() || event.sender.id !== mainWindow.webContents.id) return false;
-  return isAppUrl(frame.url);
+function requestOpen(event: 'app.openFileRequested' | 'app.openProjectRequested', file: string): void {
+  if (pageReady()) send(event, { path: file });
+  else pending.push({ event, path: file });
 }
+
+/** Called by the project service once a project is open, however the page opened it. */
+function rememberProject(file: string): void {
+  try {
+    recent.add(file);
+    rebuildMenu();
+  } catch (e) {
+    log(`walkbench: could not update the recent projects: ${String(e)}`);
+  }
+}
+
+function requestOpenProject(file: string): void {
+  requestOpen('app.openProjectRequested', file);
+}
+
+/** A file from the command line, a second launch or the OS: a project or a walkmesh. */
+function openFromOutside(file: string): void {
+  isProjectFile(file).then(
+    (project) => (project ? requestOpenProject(file) : requestOpen('app.openFileRequested', file)),
+    () => requestOpen('app.openFileRequested', file),
+  );
+}
+
+async function chooseAndOpen(which: 'dialog.openFile' | 'dialog.openProject'): Promise<void> {
+  try {
+    const { path: chosen } = await dialogs[which]({});
+    if (chosen === null) return;
+    if (which === 'dialog.openProject') requestOpenProject(chosen);
+    else requestOpen('app.openFileRequested', chosen);
+  } catch (e) {
+    log(`walkbench: the open dialog failed: ${String(e)}`);
+  }
+}
+
+const dialogs = electronDialogs(() => mainWindow);
 
 function createMainWindow(): BrowserWindow {
   const stateFile = path.join(app.getPath('userData'), 'window-state.json');
@@ -88,27 +134,13 @@ function createMainWindow(): BrowserWindow {
     title: 'Walkbench',
     show: false,
     backgroundColor: '#1d2127',
-    webPreferences: {
-      preload: path.join(__dirname, 'preload.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      nodeIntegrationInSubFrames: false,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      webviewTag: false,
-      spellcheck: false,
-    },
+    webPreferences: secureWebPreferences(path.join(__dirname, 'preload.cjs')),
   });
   if (placement.maximized) win.maximize();
   trackWindowState(win, stateFile, (e) => log(`walkbench: could not save the window state: ${String(e)}`));
   win.once('ready-to-show', () => win.show());
   win.webContents.on('did-finish-load', () => {
-    if (pendingOpen) {
-      const file = pendingOpen;
-      pendingOpen = null;
-      send('app.openFileRequested', { path: file });
-    }
+    for (const p of pending.splice(0)) send(p.event, { path: p.path });
   });
   win.on('closed', () => {
     if (mainWindow === win) mainWindow = null;
@@ -117,41 +149,39 @@ function createMainWindow(): BrowserWindow {
   return win;
 }
 
-function lockDownContents(): void {
-  app.on('web-contents-created', (_event, contents) => {
-    // The app is one page: no new windows, no navigation away, no embedded web views.
-    contents.setWindowOpenHandler(() => ({ action: 'deny' }));
-    contents.on('will-navigate', (event, url) => {
-      if (url !== contents.getURL()) event.preventDefault();
-    });
-    contents.on('will-redirect', (event) => event.preventDefault());
-    contents.on('will-attach-webview', (event) => event.preventDefault());
-  });
+/**
+ * The bake worker is its own ES module bundle beside the main one (dist/workers). Worker
+ * threads cannot load from inside the asar archive, so the packaged app unpacks it
+ * (asarUnpack in build/electron-builder.yml).
+ */
+function bakeWorkerUrl(): URL {
+  const file = path.join(__dirname, '..', 'workers', 'bake-worker.mjs');
+  return pathToFileURL(file.replace(`${path.sep}app.asar${path.sep}`, `${path.sep}app.asar.unpacked${path.sep}`));
 }
 
 async function start(): Promise<void> {
   const rendererDir = path.join(app.getAppPath(), 'dist', 'renderer');
   if (!existsSync(path.join(rendererDir, 'index.html'))) log(`walkbench: the renderer is not built (${rendererDir}); run npm run build`);
-  // Walkbench needs no camera, microphone, notifications or other permission.
-  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  session.defaultSession.setPermissionCheckHandler(() => false);
+  denyPermissions(session.defaultSession);
   serveAppProtocol(protocol, rendererDir);
 
+  const events = createEventHub((e) => log(`walkbench: an event listener failed: ${String(e)}`));
+  events.subscribe((event, payload) => send(event, payload));
+  const startupFile = fileFromArgs(userArgs(process.argv), process.cwd());
+  const startupProject = startupFile !== null && (await isProjectFile(startupFile).catch(() => false)) ? startupFile : null;
   const service = createWalkbenchService({
     version: app.getVersion(),
-    startupFile: fileFromArgs(userArgs(process.argv), process.cwd()),
+    startupFile,
+    startupIsProject: startupProject !== null,
+    events,
+    dialogs,
+    project: startupProject,
+    bakePool: { entry: { file: bakeWorkerUrl() } },
+    onJobService: (jobs) => (jobService = jobs),
+    onProjectOpened: (file) => rememberProject(file),
   });
-  registerContractHandlers(service, isTrustedSender, log);
-
-  const template = menuTemplate(
-    {
-      openFile: () => void showOpenDialog().catch((e: unknown) => log(`walkbench: open dialog failed: ${String(e)}`)),
-      about: () => app.showAboutPanel(),
-    },
-    process.platform,
-    !app.isPackaged,
-  );
-  Menu.setApplicationMenu(Menu.buildFromTemplate(template));
+  registerContractHandlers(service, (event: IpcMainInvokeEvent) => isTrustedSender(event, mainWindow && !mainWindow.isDestroyed() ? mainWindow.webContents.id : null), log);
+  rebuildMenu();
   mainWindow = createMainWindow();
 }
 
@@ -160,7 +190,7 @@ if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   registerAppScheme(protocol);
-  lockDownContents();
+  app.on('web-contents-created', (_event, contents) => guardContents(contents, log));
   app.setAboutPanelOptions({ applicationName: 'Walkbench', applicationVersion: app.getVersion() });
   app.on('second-instance', (_event, argv, workingDirectory) => {
     if (mainWindow) {
@@ -168,11 +198,11 @@ if (!app.requestSingleInstanceLock()) {
       mainWindow.focus();
     }
     const file = fileFromArgs(userArgs(argv), workingDirectory);
-    if (file) requestOpen(file);
+    if (file) openFromOutside(file);
   });
   app.on('open-file', (event, file) => {
     event.preventDefault();
-    requestOpen(file);
+    openFromOutside(file);
   });
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
@@ -180,7 +210,15 @@ if (!app.requestSingleInstanceLock()) {
   app.on('activate', () => {
     if (app.isReady() && BrowserWindow.getAllWindows().length === 0) mainWindow = createMainWindow();
   });
-  app.whenReady().then(start, (e: unknown) => {
+  let quitting = false;
+  app.on('will-quit', (event) => {
+    // Running bakes hold worker threads: end them before the process goes.
+    if (quitting || !jobService) return;
+    event.preventDefault();
+    quitting = true;
+    void jobService.close().finally(() => app.quit());
+  });
+  app.whenReady().then(start).catch((e: unknown) => {
     log(`walkbench: could not start: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
     app.exit(1);
   });

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { ContractHandlers } from '../../shared/ipc/contract';
 import { MAX_FILE_BYTES } from '../../shared/ipc/contract';
 import { dispatch } from '../../shared/ipc/dispatch';
+import type { EventHub } from '../../shared/ipc/event-hub';
 import { decodeFrame, encodeFrame, FRAME_CONTENT_TYPE, FrameError } from '../../shared/ipc/mesh-payload';
 import type { RpcErrorCode, RpcErrorInfo } from '../../shared/ipc/rpc-error';
 import { SECURITY_HEADERS } from './content-security-policy';
@@ -15,11 +16,22 @@ import { resolveRendererFile } from './static-files';
 /** The header the renderer sends the token in on every contract call. */
 export const TOKEN_HEADER = 'x-walkbench-token';
 
+/** The path of the server-sent event stream. */
+export const EVENTS_PATH = '/events';
+
+/** A page that reads its events slower than this much piles up is dropped (it reconnects). */
+const MAX_EVENT_BACKLOG_BYTES = 8 * 1024 * 1024;
+
+/** A comment line often enough that proxies and idle timers keep the stream open. */
+const EVENT_HEARTBEAT_MS = 15_000;
+
 /** Loopback only: browser mode serves the user's own files and must not reach the network. */
 export const LOOPBACK_ADDRESS = '127.0.0.1';
 
 export interface BrowserServerOptions {
   service: ContractHandlers;
+  /** The events to stream to pages at GET /events (server-sent events); without it the stream stays quiet. */
+  events?: EventHub;
   /** The built renderer (dist/renderer). */
   rendererDir: string;
   /** 0 (the default) picks a free port. */
@@ -52,6 +64,7 @@ const statusOf: Record<RpcErrorCode, number> = {
   'too-large': 413,
   unreadable: 422,
   forbidden: 403,
+  unavailable: 501,
   internal: 500,
 };
 
@@ -131,6 +144,8 @@ function parseParams(contentType: string, body: Uint8Array): unknown {
  * cross-site page cannot add without a CORS preflight, which is never granted), page
  * loads in `?token=` or the cookie set from it. The Host header must name the loopback
  * address (DNS rebinding) and an Origin, when sent, must be this server's (cross-site).
+ * Pushed events (bake progress) stream as server-sent events from GET /events, which
+ * needs the token header like a contract call.
  */
 export async function startBrowserServer(options: BrowserServerOptions): Promise<BrowserServer> {
   const token = options.token ?? randomBytes(32).toString('base64url');
@@ -184,10 +199,19 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
         res.setHeader('Allow', 'POST');
         throw new HttpError(405, 'invalid-params', 'contract calls are POST requests');
       }
-      const given = req.headers[TOKEN_HEADER];
-      if (typeof given !== 'string' || given === '') throw new HttpError(401, 'forbidden', `the ${TOKEN_HEADER} header is missing`);
-      if (!sameSecret(given, token)) throw new HttpError(403, 'forbidden', `the ${TOKEN_HEADER} header does not match this server's token`);
+      requireTokenHeader(req);
       await callContract(req, res, decodeURIComponent(url.pathname.slice('/rpc/'.length)));
+      return;
+    }
+    if (url.pathname === EVENTS_PATH) {
+      if (req.method !== 'GET') {
+        res.setHeader('Allow', 'GET');
+        throw new HttpError(405, 'invalid-params', 'the event stream is a GET request');
+      }
+      // The page reads the stream with fetch, not EventSource, so the token travels in
+      // the same header as for contract calls rather than in a URL or a cookie.
+      requireTokenHeader(req);
+      streamEvents(req, res);
       return;
     }
 
@@ -207,6 +231,40 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
       res.setHeader('Set-Cookie', `${cookieName}=${token}; HttpOnly; SameSite=Strict; Path=/`);
     }
     await serveStatic(req, res, url.pathname);
+  }
+
+  function requireTokenHeader(req: IncomingMessage): void {
+    const given = req.headers[TOKEN_HEADER];
+    if (typeof given !== 'string' || given === '') throw new HttpError(401, 'forbidden', `the ${TOKEN_HEADER} header is missing`);
+    if (!sameSecret(given, token)) throw new HttpError(403, 'forbidden', `the ${TOKEN_HEADER} header does not match this server's token`);
+  }
+
+  /** Server-sent events: `event: NAME` and `data: JSON` per contract event, until the page goes. */
+  function streamEvents(req: IncomingMessage, res: ServerResponse): void {
+    const hub = options.events;
+    res.writeHead(200, {
+      ...SECURITY_HEADERS,
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'X-Accel-Buffering': 'no',
+    });
+    req.socket.setNoDelay(true);
+    const unsubscribe = hub?.subscribe((event, payload) => {
+      if (res.writableLength > MAX_EVENT_BACKLOG_BYTES) {
+        log(`walkbench serve: dropped an event stream that fell ${res.writableLength} bytes behind`);
+        res.destroy();
+        return;
+      }
+      res.write(`event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`);
+    });
+    const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), EVENT_HEARTBEAT_MS);
+    heartbeat.unref();
+    res.on('close', () => {
+      clearInterval(heartbeat);
+      unsubscribe?.();
+    });
+    // Sent once subscribed: a client that has read it misses no later event.
+    res.write(': connected\n\n');
   }
 
   async function callContract(req: IncomingMessage, res: ServerResponse, method: string): Promise<void> {

@@ -6,17 +6,42 @@ import { formatHandlers } from '../../shared/formats/format-registry';
 import { inspectBytes, inspectDocument, loadDocument, UnknownFormatError } from '../../shared/formats/inspect-file';
 import { MAX_FILE_BYTES, type AppInfo, type ContractHandlers, type OpenedFile } from '../../shared/ipc/contract';
 import { ServiceError } from '../../shared/ipc/rpc-error';
+import { ModelMappingError } from '../../shared/model/model-mapping-error';
+import { error } from '../../shared/validation/finding';
+import { createEventHub, type EventHub } from '../../shared/ipc/event-hub';
 import { appVersion } from './app-version';
+import type { BakePoolOptions } from './bake-pool/bake-pool';
+import { browserDialogs, type DialogHandlers } from './browser-dialogs';
+import { createJobService, type JobService } from './job-service';
 import { FileAccessError, readBytes } from './file-access';
 import { nodeFormatEnvironment as env } from './node-format-environment';
+import { createProjectService } from './project-service';
+import { createEditService } from './edit-service';
+import { createExportService } from './export-service';
+import { documentOverlays } from '../../shared/views/document-overlays';
 
 export interface WalkbenchServiceOptions {
   /** Shown in the app's title and about box; defaults to the built-in version. */
   version?: string;
   /** Absolute path of the file to open at start (`--project`/`--file`), if any. */
   startupFile?: string | null;
+  /** The startup file is a project (`--project`): the app opens it in the project tree. */
+  startupIsProject?: boolean;
   /** Largest file read from disk or accepted as bytes. */
   maxFileBytes?: number;
+  /** Where pushed events (`jobs.progress`) go; each transport subscribes to it. */
+  events?: EventHub;
+  /** The native dialogs (Electron); without them every dialog call is `unavailable`. */
+  dialogs?: DialogHandlers;
+  /** The project bakes use when a bake names none (until a project is opened in the app). */
+  project?: string | null;
+  /** Bake pool settings (the Electron main process passes the worker entry). */
+  bakePool?: Omit<BakePoolOptions, 'concurrency'>;
+  bakeConcurrency?: number;
+  /** Receives the job service, so its owner can cancel the jobs at shutdown. */
+  onJobService?(jobs: JobService): void;
+  /** Told when the page opens a project (the Electron menu's recent projects). */
+  onProjectOpened?(file: string): void;
 }
 
 /**
@@ -30,9 +55,18 @@ export function createWalkbenchService(options: WalkbenchServiceOptions = {}): C
     name: 'Walkbench',
     version: options.version ?? appVersion(),
     formats: formatHandlers.map((h) => ({ id: h.id, game: h.game, label: h.label, extensions: [...h.extensions] })),
-    startupFile: options.startupFile ?? null,
+    startupFile: options.startupIsProject ? null : (options.startupFile ?? null),
+    startupProject: options.startupIsProject ? (options.startupFile ?? null) : null,
     maxFileBytes,
   };
+  const events = options.events ?? createEventHub();
+  const jobService = createJobService({
+    emit: events.emit,
+    currentProject: () => projects.current() ?? options.project ?? null,
+    ...(options.bakePool ? { pool: options.bakePool } : {}),
+    ...(options.bakeConcurrency !== undefined ? { concurrency: options.bakeConcurrency } : {}),
+  });
+  options.onJobService?.(jobService);
 
   async function readChecked(file: string): Promise<Uint8Array> {
     if (!path.isAbsolute(file)) throw new ServiceError('invalid-params', `params.path must be an absolute path, not ${JSON.stringify(file)}`, 'params.path');
@@ -58,12 +92,13 @@ export function createWalkbenchService(options: WalkbenchServiceOptions = {}): C
 
   function open(name: string, filePath: string | null, bytes: Uint8Array): OpenedFile {
     const label = filePath ?? name;
-    const opened = (report: FileReport, walkmeshes: OpenedFile['walkmeshes']): OpenedFile => ({
+    const opened = (report: FileReport, walkmeshes: OpenedFile['walkmeshes'], overlays: OpenedFile['overlays'] = []): OpenedFile => ({
       name,
       path: filePath,
       byteLength: bytes.byteLength,
       report,
       walkmeshes,
+      overlays,
     });
     let loaded;
     try {
@@ -73,8 +108,25 @@ export function createWalkbenchService(options: WalkbenchServiceOptions = {}): C
       if (isMalformedInputError(e) || e instanceof UnknownFormatError) return opened(inspectBytes(label, bytes, env), []);
       throw e;
     }
-    return opened(inspectDocument(label, loaded), loaded.handler.toWalkmeshes(loaded.document, name));
+    const report = inspectDocument(label, loaded);
+    try {
+      return opened(report, loaded.handler.toWalkmeshes(loaded.document, name), documentOverlays(loaded.handler.id, loaded.document));
+    } catch (e) {
+      // A file that reads but cannot be drawn (a face naming a missing vertex…) is still a
+      // report to show: its findings say what is wrong, and the viewport stays empty.
+      if (!(e instanceof ModelMappingError || e instanceof RangeError)) throw e;
+      const unshown = error('model.unshowable', `${label}: cannot be shown in the viewport: ${e.message}`);
+      return opened({ ...report, ok: false, errors: [...report.errors, unshown] }, []);
+    }
   }
+  const projects = createProjectService({
+    open,
+    ...(options.onProjectOpened ? { onProjectChanged: options.onProjectOpened } : {}),
+    // Called only once both services exist (on a project.openFile call).
+    editedWalkmeshes: (fileId) => edits.editedWalkmeshes(fileId),
+  });
+  const edits = createEditService({ currentProject: () => projects.current() });
+  const exports = createExportService({ emit: events.emit, currentProject: () => projects.current() ?? options.project ?? null });
 
   return {
     'app.info': async () => info,
@@ -87,5 +139,10 @@ export function createWalkbenchService(options: WalkbenchServiceOptions = {}): C
       // Only the base name is kept: a name is a label here, never a path to touch.
       return open(name.replace(/^.*[\\/]/, '') || name, null, bytes);
     },
+    ...jobService.handlers,
+    ...projects.handlers,
+    ...edits.handlers,
+    ...exports.handlers,
+    ...(options.dialogs ?? browserDialogs),
   };
 }

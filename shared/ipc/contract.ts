@@ -8,6 +8,13 @@ import type { FileReport } from '../formats/file-report';
 import type { GameId, Walkmesh } from '../model/walkmesh';
 import * as s from './schema';
 import type { Schema } from './schema';
+import { openFileDialogSchema, openFolderDialogSchema, openProjectDialogSchema, saveFileDialogSchema, type DialogResult, type OpenFileDialogParams, type SaveFileDialogParams } from './dialog-contract';
+import { projectFileSchema, projectOpenSchema, type ProjectTree } from './project-contract';
+import type { LineOverlay } from '../views/view-overlay';
+import { appCommandSchema, type AppCommand } from './app-commands';
+import { exportJobParamsSchema, exportParamsSchema, exportProgressSchema, exportRestoreParamsSchema, type ExportParams, type ExportPlanResult, type ExportProgress, type ExportRestoreResult } from './export-contract';
+import { bakeJobParamsSchema, jobIdParamsSchema, jobProgressSchema, type BakeJobParams, type JobProgress } from './jobs-contract';
+import { editsApplySchema, fixRoomLinkSchema, pathQuerySchema, projectParamSchema, stepParamsSchema, type EditsApplyParams, type EditsOutcome, type FixRoomLinkParams, type HistoryEntry, type PathQueryParams, type PathQueryResult, type ProjectParam, type StepParams } from './edits-contract';
 
 /** Largest file the services read or accept as bytes (Skyrim.esm is about 250 MB). */
 export const MAX_FILE_BYTES = 512 * 1024 * 1024;
@@ -29,6 +36,8 @@ export interface AppInfo {
   formats: FormatInfo[];
   /** The file given on the command line (`--project`/`--file`), to open at start. */
   startupFile: string | null;
+  /** The project given with `--project`, to open in the project tree at start. */
+  startupProject?: string | null;
   maxFileBytes: number;
 }
 
@@ -42,6 +51,8 @@ export interface OpenedFile {
   report: FileReport;
   /** One per navmesh/area/tile set in the file; empty when the file could not be read. */
   walkmeshes: Walkmesh[];
+  /** Views the format's document holds beyond the model (shared/views/document-overlays.ts). */
+  overlays?: LineOverlay[];
 }
 
 export interface WalkbenchContract {
@@ -52,6 +63,36 @@ export interface WalkbenchContract {
   'files.open': { params: { path: string }; result: OpenedFile };
   /** Reads file contents the renderer already has (file input, drag and drop). */
   'files.openBytes': { params: { name: string; bytes: Uint8Array }; result: OpenedFile };
+  /** Starts a bake job (shared/ipc/jobs-contract.ts); its progress arrives as `jobs.progress`. */
+  'jobs.bake': { params: BakeJobParams; result: { jobId: number } };
+  'jobs.cancel': { params: { jobId: number }; result: { cancelled: boolean } };
+  'jobs.list': { params: Record<string, never>; result: { jobs: JobProgress[] } };
+  /** Native dialogs (shared/ipc/dialog-contract.ts); `unavailable` in browser mode. */
+  'dialog.openFile': { params: OpenFileDialogParams; result: DialogResult };
+  'dialog.openProject': { params: OpenFileDialogParams; result: DialogResult };
+  'dialog.openFolder': { params: OpenFileDialogParams; result: DialogResult };
+  'dialog.saveFile': { params: SaveFileDialogParams; result: DialogResult };
+  /** Opens a project file for the tree (shared/ipc/project-contract.ts). */
+  'project.open': { params: { path: string }; result: ProjectTree };
+  /** Reads a file of the open project into the model: its saved edit if any, else its bytes. */
+  'project.openFile': { params: { fileId: number }; result: OpenedFile };
+  /** Edits of the open project's files, undoable across restarts (shared/ipc/edits-contract.ts). */
+  'edits.apply': { params: EditsApplyParams; result: EditsOutcome };
+  /** KotOR: repairs a one-sided room link (both room files in one undoable step). */
+  'edits.fixRoomLink': { params: FixRoomLinkParams; result: EditsOutcome };
+  'edits.undo': { params: StepParams; result: { outcome: EditsOutcome | null } };
+  'edits.redo': { params: StepParams; result: { outcome: EditsOutcome | null } };
+  'edits.history': { params: ProjectParam; result: { entries: HistoryEntry[] } };
+  /** The path between two points on a project file or a file on disk, or why there is none. */
+  'path.query': { params: PathQueryParams; result: PathQueryResult };
+  /** Export of the open project into a game folder (shared/ipc/export-contract.ts): the dry-run list. */
+  'export.plan': { params: ExportParams; result: ExportPlanResult };
+  /** Starts the export; its progress arrives as `export.progress`. */
+  'export.run': { params: ExportParams; result: { jobId: number } };
+  'export.cancel': { params: { jobId: number }; result: { cancelled: boolean } };
+  'export.status': { params: { jobId: number }; result: ExportProgress };
+  /** Undoes the last export into the folder: backups put back, created files removed. */
+  'export.restore': { params: { gameDir: string }; result: ExportRestoreResult };
 }
 
 export type Method = keyof WalkbenchContract;
@@ -72,6 +113,26 @@ export const paramSchemas: { readonly [M in Method]: Schema<Params<M>> } = {
     name: s.string({ minLength: 1, maxLength: 1024 }),
     bytes: s.bytes({ maxLength: MAX_FILE_BYTES }),
   }),
+  'jobs.bake': bakeJobParamsSchema,
+  'jobs.cancel': jobIdParamsSchema,
+  'jobs.list': s.object({}),
+  'dialog.openFile': openFileDialogSchema,
+  'dialog.openProject': openProjectDialogSchema,
+  'dialog.openFolder': openFolderDialogSchema,
+  'dialog.saveFile': saveFileDialogSchema,
+  'project.open': projectOpenSchema,
+  'project.openFile': projectFileSchema,
+  'edits.apply': editsApplySchema,
+  'edits.fixRoomLink': fixRoomLinkSchema,
+  'edits.undo': stepParamsSchema,
+  'edits.redo': stepParamsSchema,
+  'edits.history': projectParamSchema,
+  'path.query': pathQuerySchema,
+  'export.plan': exportParamsSchema,
+  'export.run': exportParamsSchema,
+  'export.cancel': exportJobParamsSchema,
+  'export.status': exportJobParamsSchema,
+  'export.restore': exportRestoreParamsSchema,
 };
 
 export const methods = Object.keys(paramSchemas) as readonly Method[];
@@ -80,16 +141,28 @@ export function isMethod(name: unknown): name is Method {
   return typeof name === 'string' && Object.hasOwn(paramSchemas, name);
 }
 
-/** Events the main process pushes to the renderer (Electron only: browser mode has no menu). */
+/** Events the services push to the renderer (over IPC in Electron, server-sent events in browser mode). */
 export interface WalkbenchEvents {
   /** The user chose a file from the File menu, a second launch or the OS: open it. */
   'app.openFileRequested': { path: string };
+  /** The user chose a project from the File menu (Open Project…, Recent Projects): open it. */
+  'app.openProjectRequested': { path: string };
+  /** A menu command for the page to carry out (shared/ipc/app-commands.ts). */
+  'app.command': { command: AppCommand };
+  /** A bake job's whole state, after every change. */
+  'jobs.progress': JobProgress;
+  /** An export run's whole state, after every change. */
+  'export.progress': ExportProgress;
 }
 
 export type EventName = keyof WalkbenchEvents;
 
 export const eventSchemas: { readonly [E in EventName]: Schema<WalkbenchEvents[E]> } = {
   'app.openFileRequested': s.object({ path: absolutePath }),
+  'app.openProjectRequested': s.object({ path: absolutePath }),
+  'app.command': appCommandSchema,
+  'jobs.progress': jobProgressSchema,
+  'export.progress': exportProgressSchema,
 };
 
 export function isEventName(name: unknown): name is EventName {

@@ -11,6 +11,8 @@ export type RpcErrorCode =
   | 'too-large'
   | 'unreadable'
   | 'forbidden'
+  /** The call exists but not in this transport (a native dialog in browser mode). */
+  | 'unavailable'
   | 'internal';
 
 export interface RpcErrorInfo {
@@ -64,6 +66,7 @@ const codes: readonly RpcErrorCode[] = [
   'too-large',
   'unreadable',
   'forbidden',
+  'unavailable',
   'internal',
 ];
 

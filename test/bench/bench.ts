@@ -8,9 +8,14 @@ import type { BenchGroup, BenchSuite } from './bench-suite';
 import { benchSuites } from './bench-suites';
 import { runNwn2BakeBench } from './nwn2-bake-bench';
 import { runKotorDeriveBench } from './kotor-bench';
-import { runProjectBench } from './project-bench';
+import { runProjectBench, runProjectPipelineBench } from './project-bench';
+import { runEditBench } from './edit-bench';
+import { runNwn2LiveBakeBench } from './nwn2-live-bake-bench';
 import { runBakePoolBench } from './bake-pool-bench';
+import { runJobsBench } from './jobs-bench';
 import { runSkyrimBakeBench } from './skyrim-bake-bench';
+import { runPathBench } from './path-bench';
+import { runViewportBench } from './viewport-bench';
 import { bufferBytes, collectGarbage, heapAndBuffers, peakRss, timePasses } from './measure';
 import { renderTable, type Column } from './text-table';
 
@@ -183,7 +188,33 @@ if (opts.suite === undefined || 'bake pool'.includes(opts.suite)) {
   await runBakePoolBench();
 }
 
+if (opts.suite === undefined || 'jobs'.includes(opts.suite)) {
+  process.stdout.write('\n');
+  await runJobsBench();
+}
+
 if (opts.suite === undefined || 'project'.includes(opts.suite)) {
   process.stdout.write('\n');
   runProjectBench();
+  await runProjectPipelineBench();
+}
+
+if (opts.suite === undefined || 'path'.includes(opts.suite)) {
+  process.stdout.write('\n');
+  runPathBench();
+}
+
+if (opts.suite === undefined || 'edits'.includes(opts.suite)) {
+  process.stdout.write('\n');
+  runEditBench();
+}
+
+if (opts.suite === undefined || 'nwn2 live bake'.includes(opts.suite)) {
+  process.stdout.write('\n');
+  runNwn2LiveBakeBench({ runs });
+}
+
+if (opts.suite === undefined || 'viewport'.includes(opts.suite)) {
+  process.stdout.write('\n');
+  await runViewportBench({ runs });
 }

@@ -9,6 +9,9 @@ import type { OpenedFile } from '../../shared/ipc/contract';
 import { decodeFrame, encodeFrame, FRAME_CONTENT_TYPE } from '../../shared/ipc/mesh-payload';
 import { startBrowserServer, TOKEN_HEADER, type BrowserServer } from '../../electron/services/browser-server';
 import { createWalkbenchService } from '../../electron/services/walkbench-service';
+import { createEventHub } from '../../shared/ipc/event-hub';
+import type { JobProgress } from '../../shared/ipc/jobs-contract';
+import { createHttpTransport } from '../../renderer/src/transport/http-transport';
 import { fixturesRoot, readFixture } from '../support/fixtures';
 
 const itemtest = path.join(fixturesRoot, 'source/tf2/itemtest.nav');
@@ -298,6 +301,125 @@ describe('browser-mode server', () => {
       expect((await rpc(bare, 'app.info', {})).status).toBe(200);
     } finally {
       await bare.close();
+    }
+  });
+});
+
+describe('browser-mode server events', () => {
+  let server: BrowserServer;
+  const hub = createEventHub();
+  const tmp = mkdtempSync(path.join(tmpdir(), 'walkbench-events-'));
+  const progress = (jobId: number, done: number): JobProgress => ({
+    jobId,
+    title: 'Bake everything',
+    done,
+    total: 3,
+    label: `file ${done}`,
+    state: done === 3 ? 'done' : 'running',
+    baked: done,
+    skipped: 0,
+    failed: 0,
+    failures: [],
+    seq: done + 1,
+  });
+
+  beforeAll(async () => {
+    server = await startBrowserServer({ service: createWalkbenchService({ events: hub }), events: hub, rendererDir: path.join(tmp, 'renderer') });
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  /** Opens GET /events and collects its text until `until` matches or the stream ends. */
+  function stream(headers: Record<string, string>): { status: Promise<number>; text: () => string; ended: Promise<void>; close(): void } {
+    let body = '';
+    let close = () => {};
+    let status!: (n: number) => void;
+    const statusP = new Promise<number>((r) => (status = r));
+    const ended = new Promise<void>((resolve) => {
+      const req = request({ host: '127.0.0.1', port: server.port, path: '/events', headers }, (res) => {
+        status(res.statusCode ?? 0);
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve());
+        res.on('close', () => resolve());
+      });
+      req.on('error', () => resolve());
+      close = () => req.destroy();
+      req.end();
+    });
+    return { status: statusP, text: () => body, ended, close };
+  }
+
+  it('refuses the stream without the token header, with a wrong one, or from another origin', async () => {
+    expect((await send(server, { path: '/events' })).status).toBe(401);
+    expect((await send(server, { path: `/events?token=${server.token}`, headers: { Cookie: `walkbench-token-${server.port}=${server.token}` } })).status).toBe(401);
+    expect((await send(server, { path: '/events', headers: { [TOKEN_HEADER]: 'wrong' } })).status).toBe(403);
+    expect((await send(server, { path: '/events', headers: { [TOKEN_HEADER]: server.token, Origin: 'http://evil.example' } })).status).toBe(403);
+    expect((await send(server, { path: '/events', headers: { [TOKEN_HEADER]: server.token, 'Sec-Fetch-Site': 'cross-site' } })).status).toBe(403);
+    expect((await send(server, { method: 'POST', path: '/events', headers: { [TOKEN_HEADER]: server.token } })).status).toBe(405);
+  });
+
+  it('streams each pushed event as a server-sent event to every open stream', async () => {
+    const a = stream({ [TOKEN_HEADER]: server.token, Origin: server.origin });
+    const b = stream({ [TOKEN_HEADER]: server.token });
+    expect(await a.status).toBe(200);
+    expect(await b.status).toBe(200);
+    await expect.poll(() => a.text() + b.text()).toMatch(/^: connected\n\n: connected\n\n$/);
+    hub.emit('jobs.progress', progress(4, 1));
+    hub.emit('app.openFileRequested', { path: '/levels/a.nav' });
+    const expected = `event: jobs.progress\ndata: ${JSON.stringify(progress(4, 1))}\n\nevent: app.openFileRequested\ndata: {"path":"/levels/a.nav"}\n\n`;
+    await expect.poll(() => a.text()).toBe(`: connected\n\n${expected}`);
+    await expect.poll(() => b.text()).toBe(`: connected\n\n${expected}`);
+    a.close();
+    await a.ended;
+    // The closed stream is unsubscribed; the other one goes on.
+    hub.emit('jobs.progress', progress(4, 2));
+    await expect.poll(() => b.text()).toContain('"done":2');
+    b.close();
+  });
+
+  it('delivers events to the renderer transport, checked against the contract', async () => {
+    const transport = createHttpTransport(server.origin, server.token);
+    const seen: JobProgress[] = [];
+    const off = transport.on('jobs.progress', (p) => seen.push(p));
+    try {
+      // The stream is open once a test event gets through.
+      await expect
+        .poll(() => {
+          hub.emit('jobs.progress', progress(9, 0));
+          return seen.length;
+        })
+        .toBeGreaterThan(0);
+      // A payload the contract refuses never reaches the listener; the next one does.
+      hub.emit('jobs.progress', { ...progress(9, 1), state: 'exploded' } as unknown as JobProgress);
+      hub.emit('jobs.progress', progress(9, 3));
+      const after = () => seen.filter((s) => s.done > 0);
+      await expect.poll(() => after().map((s) => s.done)).toEqual([3]);
+      expect(after()[0]).toEqual(progress(9, 3));
+    } finally {
+      off();
+    }
+  });
+
+  it('ends the streams when the server closes', async () => {
+    const s = stream({ [TOKEN_HEADER]: server.token });
+    expect(await s.status).toBe(200);
+    await server.close();
+    await s.ended;
+    expect(s.text()).toBe(': connected\n\n');
+  });
+
+  it('answers the native dialogs with unavailable in browser mode', async () => {
+    const other = await startBrowserServer({ service: createWalkbenchService(), rendererDir: path.join(tmp, 'renderer') });
+    try {
+      const reply = await rpc(other, 'dialog.openFile', {});
+      expect(reply.status).toBe(501);
+      expect(jsonError(reply)).toMatchObject({ code: 'unavailable', message: expect.stringMatching(/browser mode.*type the file's path/) });
+    } finally {
+      await other.close();
     }
   });
 });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectCommand } from '../../electron/cli/commands/project-command';
+import { ProjectFootprintModels } from '../../electron/services/project/project-footprint-models';
 import { ProjectStore } from '../../electron/services/project/project-store';
 import { createErfDocument } from '../../shared/formats/aurora/erf-document';
 import { createGffStruct, GffType, type GffField } from '../../shared/formats/aurora/gff-document';
@@ -174,11 +175,29 @@ describe('walkbench project import from a KotOR game folder', () => {
     const r = await run('import', project, game, '--module', 'M01', '--json');
     expect(r.status).toBe(0);
     const report = JSON.parse(r.out) as ImportJson;
+    const rimPath = path.join(game, 'modules', 'm01_s.rim');
     expect(report.files.map((f) => [f.module, f.name, f.kind, f.path])).toEqual([
-      ['M01', 'm01.git', 'git', `${path.join(game, 'modules', 'm01_s.rim')}:m01.git`],
+      ['M01', 'm01.git', 'git', `${rimPath}:m01.git`],
+      ['M01', 'cage_tpl.utp', 'template', `${rimPath}:cage_tpl.utp`],
+      ['M01', 'placeables.2da', '2da', path.join(game, 'override', 'placeables.2da')],
       ['M01', 'plc_cage.pwk', 'walkmesh', `${path.join(game, 'chitin.key')}:data\\models.bif:plc_cage.pwk`],
+      ['M01', 'door_tpl.utd', 'template', `${rimPath}:door_tpl.utd`],
+      ['M01', 'genericdoors.2da', '2da', path.join(game, 'override', 'genericdoors.2da')],
       ['M01', 'dor_gate0.dwk', 'walkmesh', path.join(game, 'override', 'dor_gate0.dwk')],
       ['M01', 'dor_gate1.dwk', 'walkmesh', path.join(game, 'override', 'DOR_GATE1.DWK')],
     ]);
+
+    // The project alone (no game folder) names each object's walkmeshes as the game does:
+    // template → Appearance → 2DA modelname, though no template is named after its model.
+    const store = ProjectStore.open(project);
+    try {
+      const models = new ProjectFootprintModels(store).forModule('M01');
+      const object = (kind: 'placeable' | 'door', templateResRef: string) => ({ kind, index: 0, templateResRef, tag: undefined, x: 1, y: 2, z: 0, bearing: 0 });
+      expect(models.kotor!(object('placeable', 'cage_tpl'))?.map((m) => m.state)).toEqual(['placeable']);
+      expect(models.kotor!(object('door', 'door_tpl'))?.map((m) => m.state)).toEqual(['closed', 'open1']);
+      expect(models.kotor!(object('placeable', 'no_such_tpl'))).toBeUndefined();
+    } finally {
+      store.close();
+    }
   });
 });

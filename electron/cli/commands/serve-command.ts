@@ -2,7 +2,10 @@ import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { rendererDirectory } from '../../services/app-paths';
+import { createEventHub } from '../../../shared/ipc/event-hub';
 import { startBrowserServer } from '../../services/browser-server';
+import type { JobService } from '../../services/job-service';
+import { isProjectFile } from '../../services/project-file-sniff';
 import { createWalkbenchService } from '../../services/walkbench-service';
 import { ExitCode, parseArgs, UsageError, type CliIo } from '../cli-io';
 
@@ -47,10 +50,15 @@ export async function serveCommand(args: string[], io: Pick<CliIo, 'out' | 'err'
   if (!existsSync(path.join(rendererDir, 'index.html'))) {
     io.err(`walkbench serve: warning: the renderer is not built (${rendererDir}); run npm run build:renderer, then reload the page\n`);
   }
+  const events = createEventHub();
+  let jobs: JobService | undefined;
+  // A project given on the command line is what bakes started from the page work on.
+  const project = startupFile !== null && (await isProjectFile(startupFile).catch(() => false)) ? startupFile : null;
   let server;
   try {
     server = await startBrowserServer({
-      service: createWalkbenchService({ startupFile }),
+      service: createWalkbenchService({ startupFile, startupIsProject: project !== null, events, project, onJobService: (j) => (jobs = j) }),
+      events,
       rendererDir,
       port,
       log: (line) => io.err(`${line}\n`),
@@ -72,6 +80,8 @@ export async function serveCommand(args: string[], io: Pick<CliIo, 'out' | 'err'
   } finally {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
+    // Running bakes hold worker threads that would keep the process alive.
+    await jobs?.close();
   }
   io.out('Walkbench stopped.\n');
   return ExitCode.ok;

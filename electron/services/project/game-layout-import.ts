@@ -6,10 +6,10 @@ import { readGff } from '../../../shared/formats/aurora/gff-reader';
 import { readGitPlaceables } from '../../../shared/formats/aurora/nwn2-git';
 import { KotorResType, resourceTypes, type AuroraGame } from '../../../shared/formats/aurora/resource-types';
 import { readRim, sniffRim } from '../../../shared/formats/aurora/rim-reader';
-import { optInteger } from '../../../shared/formats/aurora/gff-fields';
 import { readAnyTwoDa } from '../../../shared/formats/aurora/twoda-binary';
 import type { TwoDaTable } from '../../../shared/formats/aurora/twoda-table';
 import { readKotorGitPlacements } from '../../../shared/formats/kotor/kotor-git-placement';
+import { KOTOR_MODEL_TABLES, kotorTemplateModel } from '../../../shared/formats/kotor/kotor-object-model';
 import type { KotorResourceResolver } from '../../../shared/formats/kotor/kotor-resource-resolver';
 import { readLyt } from '../../../shared/formats/kotor/lyt-reader';
 import type { GameId } from '../../../shared/model/walkmesh';
@@ -233,27 +233,23 @@ export function kotorObjectWalkmeshes(resolver: KotorResourceResolver, gitBytes:
     }
     return tables.get(name)!;
   };
+  // The templates and tables come along too, so the project can name each object's model
+  // again later (the footprint view) without the game folder.
+  const wanted: [string, number][] = [];
   const modelOf = (template: string | undefined, templateType: number, tableName: string): string | undefined => {
     if (!template) return undefined;
     const r = resolver.resolve(template, templateType);
     if (!r) return undefined;
-    let appearance: number;
-    try {
-      appearance = optInteger(readGff(r.data).root, 'Appearance', -1);
-    } catch (e) {
-      if (isMalformedInputError(e)) return undefined;
-      throw e;
-    }
-    const model = appearance >= 0 ? table(tableName)?.cell(appearance, 'modelname')?.trim() : undefined;
-    return model && model !== '****' ? model : undefined;
+    const model = kotorTemplateModel(r.data, table(tableName));
+    if (model) wanted.push([template, templateType], [tableName, KotorResType.TWODA]);
+    return model;
   };
-  const wanted: [string, number][] = [];
   for (const p of placements.placeables) {
-    const model = modelOf(p.templateResRef, KotorResType.UTP, 'placeables');
+    const model = modelOf(p.templateResRef, KotorResType.UTP, KOTOR_MODEL_TABLES.placeable);
     if (model) wanted.push([model, KotorResType.PWK]);
   }
   for (const d of placements.doors) {
-    const model = modelOf(d.templateResRef, KotorResType.UTD, 'genericdoors');
+    const model = modelOf(d.templateResRef, KotorResType.UTD, KOTOR_MODEL_TABLES.door);
     if (model) for (const state of ['0', '1', '2']) wanted.push([`${model}${state}`, KotorResType.DWK]);
   }
   return wanted;

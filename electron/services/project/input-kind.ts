@@ -25,7 +25,7 @@ function isMasterPlugin(fileName: string, bytes: Uint8Array): boolean {
 }
 
 /** GFF files name their type in the first four bytes, then the version (`V3.2`). */
-const gffKinds: Record<string, FileKind> = { 'GIT ': 'git', 'ARE ': 'are', 'GIC ': 'gic' };
+const gffKinds: Record<string, FileKind> = { 'GIT ': 'git', 'ARE ': 'are', 'GIC ': 'gic', 'UTP ': 'template', 'UTD ': 'template' };
 const archiveTags = new Set(['MOD ', 'ERF ', 'HAK ', 'SAV ', 'RIM ', 'BIFF', 'KEY ']);
 
 /**
@@ -54,7 +54,7 @@ export function classifyInput(fileName: string, bytes: Uint8Array): InputKind {
 
 /** Files of an area carry its name as their stem (`fh_settlement.trx`, `fh_settlement.git`). */
 export function areaOf(fileName: string, kind: FileKind): string | null {
-  if (kind === '2da' || kind === 'mdb' || kind === 'master') return null;
+  if (kind === '2da' || kind === 'mdb' || kind === 'master' || kind === 'template') return null;
   const base = fileName.replace(/^.*[\\/]/, '');
   const dot = base.lastIndexOf('.');
   return dot > 0 ? base.slice(0, dot) : base;

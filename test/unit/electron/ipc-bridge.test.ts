@@ -1,6 +1,6 @@
 import { describe, expect, it, vi, beforeEach } from 'vitest';
 import type { WalkbenchBridge } from '../../../shared/ipc/bridge';
-import type { ContractHandlers } from '../../../shared/ipc/contract';
+import { methods, type ContractHandlers } from '../../../shared/ipc/contract';
 
 // Electron's API cannot load outside Electron; these tests drive the main-process IPC
 // wiring and the preload through a recording fake of the few calls they make.
@@ -39,7 +39,9 @@ const { registerContractHandlers } = await import('../../../electron/ipc/registe
 const { isAppUrl, APP_ENTRY_URL } = await import('../../../electron/app-protocol');
 
 function service(calls: string[]): ContractHandlers {
+  const unused = () => Promise.reject(new Error('not used'));
   return {
+    ...(Object.fromEntries(methods.map((m) => [m, unused])) as unknown as ContractHandlers),
     'app.info': async () => {
       calls.push('app.info');
       return { name: 'Walkbench', version: 't', formats: [], startupFile: null, maxFileBytes: 1 };
@@ -61,12 +63,8 @@ describe('main-process IPC handlers', () => {
 
   it('registers one handler per contract method and removes them again', () => {
     const dispose = registerContractHandlers(service([]), trusted, () => {});
-    expect([...fake.handlers.keys()].sort()).toEqual([
-      'walkbench:call:app.info',
-      'walkbench:call:files.inspect',
-      'walkbench:call:files.open',
-      'walkbench:call:files.openBytes',
-    ]);
+    expect([...fake.handlers.keys()].sort()).toEqual(methods.map((m) => `walkbench:call:${m}`).sort());
+    expect(fake.handlers.has('walkbench:call:jobs.bake')).toBe(true);
     dispose();
     expect(fake.handlers.size).toBe(0);
   });

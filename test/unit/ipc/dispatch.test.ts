@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { ContractHandlers } from '../../../shared/ipc/contract';
+import { methods, type ContractHandlers } from '../../../shared/ipc/contract';
 import { dispatch } from '../../../shared/ipc/dispatch';
 import { ServiceError } from '../../../shared/ipc/rpc-error';
 
 function handlers(overrides: Partial<ContractHandlers>): ContractHandlers {
   const unused = () => Promise.reject(new Error('not used by this test'));
-  return { 'app.info': unused, 'files.inspect': unused, 'files.open': unused, 'files.openBytes': unused, ...overrides };
+  // Every method of the contract, so a method added later needs no change here.
+  return { ...(Object.fromEntries(methods.map((m) => [m, unused])) as unknown as ContractHandlers), ...overrides };
 }
 
 describe('dispatch', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { methods, paramSchemas } from '../../../shared/ipc/contract';
+import { eventSchemas, methods, paramSchemas } from '../../../shared/ipc/contract';
 import * as s from '../../../shared/ipc/schema';
 
 function issue<T>(schema: s.Schema<T>, value: unknown) {
@@ -81,7 +81,32 @@ describe('schema validator', () => {
 
 describe('contract parameter schemas', () => {
   it('has a schema for every method', () => {
-    expect([...methods].sort()).toEqual(['app.info', 'files.inspect', 'files.open', 'files.openBytes']);
+    expect([...methods].sort()).toEqual([
+      'app.info',
+      'dialog.openFile',
+      'dialog.openFolder',
+      'dialog.openProject',
+      'dialog.saveFile',
+      'edits.apply',
+      'edits.fixRoomLink',
+      'edits.history',
+      'edits.redo',
+      'edits.undo',
+      'export.cancel',
+      'export.plan',
+      'export.restore',
+      'export.run',
+      'export.status',
+      'files.inspect',
+      'files.open',
+      'files.openBytes',
+      'jobs.bake',
+      'jobs.cancel',
+      'jobs.list',
+      'path.query',
+      'project.open',
+      'project.openFile',
+    ]);
   });
 
   it('requires a path for files.open and a name and bytes for files.openBytes', () => {
@@ -90,5 +115,27 @@ describe('contract parameter schemas', () => {
     expect(issue(paramSchemas['files.openBytes'], { name: '', bytes: new Uint8Array(1) }).path).toBe('params.name');
     expect(s.validate(paramSchemas['files.openBytes'], { name: 'a.nav', bytes: new Uint8Array(1) }).ok).toBe(true);
     expect(issue(paramSchemas['app.info'], { verbose: true }).path).toBe('params.verbose');
+  });
+});
+
+describe('jobs and dialog schemas', () => {
+  it('take a bake scope, its target and nothing else', () => {
+    expect(s.validate(paramSchemas['jobs.bake'], { scope: 'module', module: 'kaedrin', force: true }).ok).toBe(true);
+    expect(s.validate(paramSchemas['jobs.bake'], { scope: 'file', fileId: 3 }).ok).toBe(true);
+    expect(issue(paramSchemas['jobs.bake'], { scope: 'everything' }).path).toBe('params.scope');
+    expect(issue(paramSchemas['jobs.bake'], { scope: 'file', fileId: 0 }).path).toBe('params.fileId');
+    expect(issue(paramSchemas['jobs.bake'], { scope: 'file', fileId: 1.5 }).path).toBe('params.fileId');
+    expect(issue(paramSchemas['jobs.bake'], { scope: 'all', priority: 9 }).path).toBe('params.priority');
+    expect(issue(paramSchemas['jobs.cancel'], { jobId: '1' }).path).toBe('params.jobId');
+    expect(issue(paramSchemas['dialog.saveFile'], { extensions: ['trx', 7] }).path).toBe('params.extensions[1]');
+  });
+
+  it('check every progress event field', () => {
+    const progress = { jobId: 1, title: 't', done: 1, total: 2, label: 'l', state: 'running', baked: 1, skipped: 0, failed: 0, failures: [], seq: 3 };
+    expect(s.validate(eventSchemas['jobs.progress'], progress).ok).toBe(true);
+    expect(s.validate(eventSchemas['jobs.progress'], { ...progress, failures: [{ file: 'm/a.trx', message: 'x', face: 4, fileId: 2 }] }).ok).toBe(true);
+    expect(issue(eventSchemas['jobs.progress'], { ...progress, state: 'paused' }).path).toBe('params.state');
+    expect(issue(eventSchemas['jobs.progress'], { ...progress, failures: [{ file: 'm/a.trx', message: 'x', face: -1 }] }).path).toBe('params.failures[0].face');
+    expect(issue(eventSchemas['app.command'], { command: 'rm -rf' }).path).toBe('params.command');
   });
 });

@@ -1,0 +1,138 @@
+import path from 'node:path';
+import { isMalformedInputError } from '../../shared/binary/malformed-input-error';
+import { handlerById } from '../../shared/formats/format-registry';
+import { warning } from '../../shared/validation/finding';
+import { gitOverlays } from '../../shared/views/placement-overlays';
+import type { OpenedFile } from '../../shared/ipc/contract';
+import type { ProjectTree, ProjectTreeFile, ProjectTreeModule } from '../../shared/ipc/project-contract';
+import { ServiceError } from '../../shared/ipc/rpc-error';
+import { ProjectFileError } from './project/project-file-error';
+import { ProjectFootprintModels } from './project/project-footprint-models';
+import { ProjectStore } from './project/project-store';
+import type { FileRecord } from './project/project-types';
+
+export interface ProjectServiceOptions {
+  /** Reads bytes into the model the way `files.open` does (shared with walkbench-service). */
+  open(name: string, filePath: string | null, bytes: Uint8Array): OpenedFile;
+  /** Told whenever the app opens another project (the bake jobs default to it). */
+  onProjectChanged?(file: string): void;
+  /** The edit service's model of an edited file, which the viewport must show (see EditService). */
+  editedWalkmeshes?(fileId: number): OpenedFile['walkmeshes'] | undefined;
+}
+
+export interface ProjectService {
+  handlers: {
+    'project.open': (params: { path: string }) => Promise<ProjectTree>;
+    'project.openFile': (params: { fileId: number }) => Promise<OpenedFile>;
+  };
+  /** The project open in the app, or null. */
+  current(): string | null;
+  close(): void;
+}
+
+function treeFile(f: FileRecord): ProjectTreeFile {
+  const handler = f.format === null ? undefined : handlerById(f.format);
+  return { id: f.id, name: f.name, kind: f.kind, format: f.format, game: handler?.game ?? null, size: f.size, edited: f.edited };
+}
+
+/** Modules in the store's order, areas and files by name, files without an area apart. */
+export function projectTree(store: ProjectStore): ProjectTree {
+  const info = store.info();
+  const modules = new Map<string, ProjectTreeModule>();
+  for (const m of store.listModules()) modules.set(m.name, { name: m.name, areas: [], files: [] });
+  for (const f of store.listFiles()) {
+    let m = modules.get(f.module);
+    if (!m) modules.set(f.module, (m = { name: f.module, areas: [], files: [] }));
+    if (f.area === null) {
+      m.files.push(treeFile(f));
+      continue;
+    }
+    let area = m.areas.find((a) => a.name === f.area);
+    if (!area) m.areas.push((area = { name: f.area, files: [] }));
+    area.files.push(treeFile(f));
+  }
+  for (const m of modules.values()) m.areas.sort((a, b) => a.name.localeCompare(b.name));
+  return { path: store.file, name: info.name, game: info.game, modules: [...modules.values()] };
+}
+
+/**
+ * A walkmesh of an area that has a GIT in the project gains the area's placement views
+ * (cutter outlines, placeable and door footprints: walkmesh outlines where the project
+ * has the models, markers where not). A KotOR room is named apart from its module's GIT
+ * (`m10aa_01c.wok`, `m10aa.git`), so a room takes its module's GIT when the module has
+ * one only. A GIT that cannot be read becomes a warning in the report rather than a
+ * failed open.
+ */
+function withAreaPlacements(store: ProjectStore, models: ProjectFootprintModels, record: FileRecord, opened: OpenedFile): OpenedFile {
+  const game = opened.report.game;
+  if (record.area === null || (game !== 'nwn2' && game !== 'kotor') || opened.walkmeshes.length === 0) return opened;
+  const gits = store.listFiles({ module: record.module, kind: 'git' });
+  const git = gits.find((f) => f.area === record.area) ?? (game === 'kotor' && gits.length === 1 ? gits[0] : undefined);
+  if (!git) return opened;
+  try {
+    return { ...opened, overlays: [...(opened.overlays ?? []), ...gitOverlays(game, store.loadFileBytes(git.id), models.forModule(record.module))] };
+  } catch (e) {
+    if (!isMalformedInputError(e)) throw e;
+    const finding = warning('area.git.unreadable', `${git.module}/${git.name}: ${e.withFile(git.name).message}; its placements are not shown`);
+    return { ...opened, report: { ...opened.report, warnings: [...opened.report.warnings, finding] } };
+  }
+}
+
+/**
+ * The project the app shows: one store open at a time (opening another closes it). Only
+ * the tree's metadata is read on open; file bytes are read when a file is opened.
+ */
+export function createProjectService(options: ProjectServiceOptions): ProjectService {
+  let store: ProjectStore | null = null;
+  // Parsed placeable and door models of the open project, for the footprint view.
+  let models: ProjectFootprintModels | null = null;
+
+  function requireStore(): ProjectStore {
+    if (!store) throw new ServiceError('not-found', 'no project is open: open one first (project.open)');
+    return store;
+  }
+
+  return {
+    handlers: {
+      'project.open': async ({ path: file }) => {
+        if (!path.isAbsolute(file)) throw new ServiceError('invalid-params', `params.path must be an absolute path, not ${JSON.stringify(file)}`, 'params.path');
+        let next: ProjectStore;
+        try {
+          next = ProjectStore.open(file);
+        } catch (e) {
+          if (e instanceof ProjectFileError) throw new ServiceError(/no such/.test(e.message) ? 'not-found' : 'unreadable', e.message);
+          throw e;
+        }
+        let tree: ProjectTree;
+        try {
+          tree = projectTree(next);
+        } catch (e) {
+          next.close();
+          if (e instanceof ProjectFileError) throw new ServiceError('unreadable', e.message);
+          throw e;
+        }
+        store?.close();
+        store = next;
+        models = new ProjectFootprintModels(next);
+        options.onProjectChanged?.(file);
+        return tree;
+      },
+      'project.openFile': async ({ fileId }) => {
+        const s = requireStore();
+        const record = s.listFiles().find((f) => f.id === fileId);
+        if (!record) throw new ServiceError('not-found', `${s.file}: no file with id ${fileId}`, 'params.fileId');
+        const edit = record.edited ? s.loadEdit(fileId) : undefined;
+        const bytes = edit ? edit.bytes : s.loadFileBytes(fileId);
+        const opened = withAreaPlacements(s, (models ??= new ProjectFootprintModels(s)), record, options.open(record.name, null, bytes));
+        const edited = edit && opened.walkmeshes.length > 0 ? options.editedWalkmeshes?.(fileId) : undefined;
+        return { ...opened, ...(edited ? { walkmeshes: edited } : {}), name: edit ? `${record.name} (edited)` : record.name };
+      },
+    },
+    current: () => store?.file ?? null,
+    close() {
+      store?.close();
+      store = null;
+      models = null;
+    },
+  };
+}

@@ -1,0 +1,202 @@
+/**
+ * Editing a project's files and previewing paths (contract methods `edits.*`, `path.query`).
+ * Every edit is a command (shared/edits): the walkmesh commands of edit-command.ts, or the
+ * document commands of document-edit-command.ts (connections, room links, cutters,
+ * placeables, cover); the command's own parser checks it before it reaches a service.
+ */
+import type { DocumentEditCommand } from '../edits/document-edit-command';
+import type { EditCommand } from '../edits/edit-command';
+import { EditError } from '../edits/edit-error';
+import { isDocumentEditKind, parseDocumentEditCommand } from '../edits/parse-document-edit-command';
+import { parseEditCommand } from '../edits/parse-edit-command';
+import type { Walkmesh } from '../model/walkmesh';
+import type { BreakEdge, NoPathCode, PathEnd, Point3, UnlinkedEdge } from '../pathing/path-result';
+import type { Finding } from '../validation/finding';
+import * as s from './schema';
+import type { Schema } from './schema';
+
+/** MAX_PATH_LENGTH of contract.ts, which imports this file. */
+const MAX_PATH_LENGTH = 32_767;
+/** Largest command accepted as JSON text (a stroke over a whole mesh stays far below). */
+const MAX_COMMAND_CHARS = 16 * 1024 * 1024;
+
+export interface ProjectParam {
+  /** The project file; defaults to the project open in the app. */
+  project?: string;
+}
+
+/** Whether the reply may carry only what changed (see EditsOutcome.delta). */
+export interface StepParams extends ProjectParam {
+  delta?: boolean;
+}
+
+export interface EditsApplyParams extends StepParams {
+  fileId: number;
+  /** Which walkmesh of the file (a Skyrim plugin holds several); default 0. */
+  mesh?: number;
+  command: EditCommand | DocumentEditCommand;
+}
+
+export interface FixRoomLinkParams extends ProjectParam {
+  /** The KotOR room (.wok) holding the one-sided link. */
+  fileId: number;
+  face: number;
+  edge: number;
+  /** `reciprocate` (default) links the other side back; `unlink` drops this side. */
+  mode?: 'reciprocate' | 'unlink';
+}
+
+/** An NWN2 area baked again after a cutter or placeable edit. */
+export interface AreaRebake {
+  /** The project file of the area's TRN (or TRX) that was baked. */
+  sourceFileId: number;
+  walkmesh: Walkmesh;
+  /** Wall-clock milliseconds of the bake. */
+  ms: number;
+  cutters: number;
+  /** Placeables whose models were not in the project, so they do not cut the walkmesh. */
+  placeablesWithoutModel: number;
+}
+
+/**
+ * What an edit changed when it changed no face's corners and added or removed nothing (a
+ * paint stroke, a vertex move): the new values of the touched faces and vertices, so a
+ * stroke over a large mesh does not send the whole mesh back.
+ */
+export interface EditsDelta {
+  faces: Uint32Array;
+  faceWalkable: Uint8Array;
+  faceMaterial: Uint32Array;
+  faceOwner: Uint32Array;
+  vertices: Uint32Array;
+  /** x, y, z per listed vertex. */
+  positions: Float32Array;
+}
+
+export interface EditsOutcome {
+  fileId: number;
+  mesh: number;
+  /** The history entry applied, undone or redone. */
+  seq: number;
+  label: string;
+  /** The edited file's walkmeshes as they are now (empty for a GIT, and when `delta` is given). */
+  walkmeshes: Walkmesh[];
+  /** Asked for with `delta` and possible for this edit: the changes to walkmesh `mesh`. */
+  delta: EditsDelta | null;
+  /** The walkmesh's findings after the edit. */
+  findings: Finding[];
+  /** Findings of what the walkmesh does not hold (connections, room links), after a document edit. */
+  documentFindings: Finding[];
+  /** Other files the step changed (a link fixed on both sides). */
+  changedFiles: number[];
+  notes: string[];
+  /** NWN2: the area re-baked after a GIT edit, when its TRN is in the project. */
+  rebake: AreaRebake | null;
+}
+
+export interface HistoryEntry {
+  seq: number;
+  label: string;
+  undone: boolean;
+  createdAt: string;
+}
+
+export interface PathQueryParams extends ProjectParam {
+  /** A project file (its edited bytes when it has edits)… */
+  fileId?: number;
+  /** …or a file on disk. */
+  path?: string;
+  from: Point3;
+  to: Point3;
+  /** The navmesh to start on, by index, id or name (files with several). */
+  walkmesh?: string;
+  /** How far a point off the surface may be moved onto it. */
+  tolerance?: number;
+}
+
+export interface PathQueryResult {
+  found: boolean;
+  length: number | null;
+  points: Point3[];
+  facesCrossed: number;
+  /** "faces" or "areas". */
+  nodeNoun: string;
+  corridor: number[];
+  method: string;
+  start: PathEnd | null;
+  end: PathEnd | null;
+  reason: string | null;
+  code: NoPathCode | null;
+  breakEdges: BreakEdge[];
+  unlinked: UnlinkedEdge[];
+}
+
+const projectPath = s.optional(s.string({ minLength: 1, maxLength: MAX_PATH_LENGTH }));
+const fileId = s.number({ min: 1, max: Number.MAX_SAFE_INTEGER, integer: true });
+const coordinate = s.number({ min: -1e9, max: 1e9 });
+
+/** A command: plain JSON, then checked by the parser of its kind (walkmesh or document edit). */
+const commandSchema: Schema<EditCommand | DocumentEditCommand> = {
+  description: 'an edit command ({ kind, … })',
+  check(value, path) {
+    let copy: unknown;
+    try {
+      const text = JSON.stringify(value);
+      if (text === undefined || text.length > MAX_COMMAND_CHARS) return { ok: false, issue: { path, message: `must be a JSON edit command of at most ${MAX_COMMAND_CHARS} characters` } };
+      copy = JSON.parse(text);
+    } catch {
+      return { ok: false, issue: { path, message: 'must be plain JSON (no cycles or bigints)' } };
+    }
+    try {
+      const kind = (copy as { kind?: unknown } | null)?.kind;
+      return { ok: true, value: isDocumentEditKind(kind) ? parseDocumentEditCommand(copy, path) : parseEditCommand(copy, path) };
+    } catch (e) {
+      if (e instanceof EditError) return { ok: false, issue: { path, message: e.message } };
+      throw e;
+    }
+  },
+};
+
+const point: Schema<Point3> = {
+  description: 'a point [x, y, z]',
+  check(value, path) {
+    if (!Array.isArray(value) || value.length !== 3) return { ok: false, issue: { path, message: 'expected a point [x, y, z]' } };
+    const out: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const r = coordinate.check(value[i], `${path}[${i}]`);
+      if (!r.ok) return r;
+      out.push(r.value);
+    }
+    return { ok: true, value: out as Point3 };
+  },
+};
+
+export const editsApplySchema: Schema<EditsApplyParams> = s.object({
+  project: projectPath,
+  delta: s.optional(s.boolean()),
+  fileId,
+  mesh: s.optional(s.number({ min: 0, max: 65_535, integer: true })),
+  command: commandSchema,
+});
+
+export const fixRoomLinkSchema: Schema<FixRoomLinkParams> = s.object({
+  project: projectPath,
+  fileId,
+  face: s.number({ min: 0, max: 0x7fffffff, integer: true }),
+  edge: s.number({ min: 0, max: 2, integer: true }),
+  mode: s.optional(s.literal('reciprocate', 'unlink')),
+});
+
+export const projectParamSchema: Schema<ProjectParam> = s.object({ project: projectPath });
+
+export const stepParamsSchema: Schema<StepParams> = s.object({ project: projectPath, delta: s.optional(s.boolean()) });
+
+export const pathQuerySchema: Schema<PathQueryParams> = s.object({
+  project: projectPath,
+  fileId: s.optional(fileId),
+  path: s.optional(s.string({ minLength: 1, maxLength: MAX_PATH_LENGTH })),
+  from: point,
+  to: point,
+  walkmesh: s.optional(s.string({ minLength: 1, maxLength: 256 })),
+  tolerance: s.optional(s.number({ min: 0, max: 1e6 })),
+});

@@ -1,0 +1,402 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createEditService } from '../../electron/services/edit-service';
+import { createWalkbenchService } from '../../electron/services/walkbench-service';
+import { ProjectStore } from '../../electron/services/project/project-store';
+import { areaConnections } from '../../shared/edits/source-connections';
+import { readGff } from '../../shared/formats/aurora/gff-reader';
+import { readGitPlaceables, readGitWalkmeshCutters } from '../../shared/formats/aurora/nwn2-git';
+import { readBwm } from '../../shared/formats/kotor/bwm-reader';
+import { readNav } from '../../shared/formats/source/nav-reader';
+import { paramSchemas } from '../../shared/ipc/contract';
+import { validate } from '../../shared/ipc/schema';
+import { ServiceError } from '../../shared/ipc/rpc-error';
+import type { Point3 } from '../../shared/pathing/path-result';
+import { faceCount, type Walkmesh } from '../../shared/model/walkmesh';
+import { writeLyt } from '../../shared/formats/kotor/lyt-writer';
+import type { RoomLinkFinding } from '../../shared/formats/kotor/kotor-room-links';
+import { fixturesRoot, readFixture } from '../support/fixtures';
+import { BLACK_VULKAR_ROOMS, blackVulkarLyt, blackVulkarWok } from '../unit/kotor-area/black-vulkar-area';
+import { projectTempDir } from '../unit/project/project-test-files';
+
+const projectPath = projectTempDir('edit-service');
+const same = (a: Uint8Array, b: Uint8Array) => a.length === b.length && Buffer.compare(a, b) === 0;
+
+/** A project holding the given fixtures, in one module and area. */
+function makeProject(name: string, game: 'source' | 'kotor' | 'nwn2', files: { fixture: string; kind: 'walkmesh' | 'trn' | 'git' }[]): { file: string; ids: number[] } {
+  const file = projectPath(`${name}.walkbench`);
+  const store = ProjectStore.create(file, { name, game });
+  const ids = files.map((f) => store.upsertFile({ module: 'm', area: 'a', name: path.basename(f.fixture), kind: f.kind, bytes: readFixture(path.join(fixturesRoot, f.fixture)) }).fileId);
+  store.close();
+  return { file, ids };
+}
+
+function centre(mesh: Walkmesh, faces: number[]): Point3 {
+  const c = [0, 0, 0];
+  for (const f of faces) for (let k = 0; k < 3; k++) for (let a = 0; a < 3; a++) c[a]! += mesh.positions[mesh.triangles[f * 3 + k]! * 3 + a]! / (faces.length * 3);
+  return c as Point3;
+}
+
+function facesOfArea(mesh: Walkmesh, id: number): number[] {
+  const out: number[] = [];
+  for (let f = 0; f < faceCount(mesh); f++) if (mesh.faceOwner[f] === id) out.push(f);
+  return out;
+}
+
+describe('edit service: Source connections and path preview', () => {
+  const fixture = 'source/tf2/itemtest.nav';
+  const original = readFixture(path.join(fixturesRoot, fixture));
+  const doc = readNav(original);
+
+  it('connect → undo → redo → reopen, and path.query follows the edited connections', async () => {
+    const { file, ids } = makeProject('source', 'source', [{ fixture, kind: 'walkmesh' }]);
+    const fileId = ids[0]!;
+    let service = createEditService({ currentProject: () => file });
+    const h = service.handlers;
+
+    // A connected pair a → b, and an area c that a does not reach directly.
+    const ids2 = Array.from(doc.areas.id);
+    const a = ids2.find((id) => areaConnections(doc, id).some((l) => l.length > 0))!;
+    const dir = areaConnections(doc, a).findIndex((l) => l.length > 0);
+    const b = areaConnections(doc, a)[dir]![0]!;
+    const c = ids2.find((id) => id !== a && !areaConnections(doc, a).flat().includes(id))!;
+
+    const meshBefore = (await h['edits.apply']({ fileId, command: { kind: 'source-connect', from: a, to: c, direction: 2 } })).walkmeshes[0]!;
+    const stored = () => {
+      const s = ProjectStore.open(file);
+      try {
+        const e = s.loadEdit(fileId);
+        return e ? e.bytes : undefined;
+      } finally {
+        s.close();
+      }
+    };
+    expect(areaConnections(readNav(stored()!), a)[2]).toContain(c);
+    expect((await h['edits.history']({})).entries.map((e) => e.label)).toEqual([`Connect area ${a} to ${c} (south)`]);
+
+    // Path a → b is found while a connects to b.
+    const from = centre(meshBefore, facesOfArea(meshBefore, a));
+    const to = centre(meshBefore, facesOfArea(meshBefore, b));
+    const found = await h['path.query']({ fileId, from, to });
+    expect(found.found).toBe(true);
+    expect(found.facesCrossed).toBeGreaterThanOrEqual(2);
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.points.length).toBeGreaterThanOrEqual(2);
+
+    // Cut every way out of a: the same query finds no path and says why.
+    for (let d = 0; d < 4; d++) {
+      for (const t of areaConnections(doc, a)[d]!) await h['edits.apply']({ fileId, command: { kind: 'source-disconnect', from: a, to: t, direction: d } });
+    }
+    await h['edits.apply']({ fileId, command: { kind: 'source-disconnect', from: a, to: c, direction: 2 } });
+    const cut = await h['path.query']({ fileId, from, to });
+    expect(cut.found).toBe(false);
+    expect(cut.reason).toBeTruthy();
+    const steps = (await h['edits.history']({})).entries.length;
+    expect(steps).toBeGreaterThan(2);
+
+    // Undo everything: the file is its own bytes again, and the path is back.
+    for (let i = 0; i < steps; i++) expect((await h['edits.undo']({})).outcome).not.toBeNull();
+    expect((await h['edits.undo']({})).outcome).toBeNull();
+    expect(stored()).toBeUndefined();
+    expect((await h['path.query']({ fileId, from, to })).found).toBe(true);
+
+    // Redo everything, close, reopen: the edits are still there and undo still works.
+    for (let i = 0; i < steps; i++) await h['edits.redo']({});
+    const redone = stored()!;
+    expect(areaConnections(readNav(redone), a).flat()).toEqual([]);
+    service.close();
+    service = createEditService({ currentProject: () => file });
+    expect((await service.handlers['path.query']({ fileId, from, to })).found).toBe(false);
+    const undone = (await service.handlers['edits.undo']({})).outcome!;
+    expect(undone.label).toBe(`Disconnect area ${a} from ${c} (south)`);
+    expect(areaConnections(readNav(stored()!), a)[2]).toContain(c);
+    service.close();
+  });
+
+  it('walkmesh and document edits interleave: split an area, connect the new half, undo, redo, reopen', async () => {
+    const { file, ids } = makeProject('source-mixed', 'source', [{ fixture, kind: 'walkmesh' }]);
+    const fileId = ids[0]!;
+    let service = createEditService({ currentProject: () => file });
+    const a = doc.areas.id[0]!;
+    const nw = Array.from(doc.areas.corners.subarray(0, 8));
+    const f32 = new Float32Array(new Uint32Array(nw).buffer);
+    const at = (f32[0]! + f32[3]!) / 2;
+    const split = await service.handlers['edits.apply']({ fileId, command: { kind: 'split-area', area: a, axis: 'x', at } });
+    const newId = Math.max(...Array.from(split.walkmeshes[0]!.faceOwner).filter((o) => o !== 0xffffffff));
+    const connected = await service.handlers['edits.apply']({ fileId, command: { kind: 'source-connect', from: a, to: newId, direction: 1, twoWay: true } });
+    const bytesAfter = (() => {
+      const st = ProjectStore.open(file);
+      const b = st.loadEdit(fileId)!.bytes;
+      st.close();
+      return b;
+    })();
+    const nav = readNav(bytesAfter);
+    expect(areaConnections(nav, a)[1]).toContain(newId);
+    expect(areaConnections(nav, newId)[3]).toContain(a);
+    expect(connected.label).toBe(`Connect area ${a} to ${newId} (east, both ways)`);
+
+    await service.handlers['edits.undo']({});
+    await service.handlers['edits.undo']({});
+    let st = ProjectStore.open(file);
+    expect(st.loadEdit(fileId)).toBeUndefined();
+    st.close();
+    await service.handlers['edits.redo']({});
+    await service.handlers['edits.redo']({});
+    service.close();
+
+    // Reopened, the history replays to the same bytes, and one undo drops only the connection.
+    service = createEditService({ currentProject: () => file });
+    const undone = (await service.handlers['edits.undo']({})).outcome!;
+    st = ProjectStore.open(file);
+    const afterUndo = readNav(st.loadEdit(fileId)!.bytes);
+    st.close();
+    expect(undone.label).toBe(connected.label);
+    expect(areaConnections(afterUndo, a)[1]).not.toContain(newId);
+    expect(Array.from(afterUndo.areas.id)).toContain(newId);
+    const redone = (await service.handlers['edits.redo']({})).outcome!;
+    expect(redone.seq).toBe(connected.seq);
+    st = ProjectStore.open(file);
+    expect(same(st.loadEdit(fileId)!.bytes, bytesAfter)).toBe(true);
+    st.close();
+    service.close();
+  });
+
+  it('path.query reads a file on disk too, and wants exactly one of fileId and path', async () => {
+    const service = createEditService({ currentProject: () => null });
+    const mesh = readNav(original);
+    const a = mesh.areas.id[0]!;
+    const near = areaConnections(mesh, a).flat()[0]!;
+    const corner = (id: number): Point3 => {
+      const i = Array.from(mesh.areas.id).indexOf(id);
+      const f = new Float32Array(new Uint32Array(mesh.areas.corners.subarray(i * 8, i * 8 + 8)).buffer);
+      return [(f[0]! + f[3]!) / 2, (f[1]! + f[4]!) / 2, (f[2]! + f[5]!) / 2];
+    };
+    const r = await service.handlers['path.query']({ path: path.join(fixturesRoot, fixture), from: corner(a), to: corner(near) });
+    expect(r.found).toBe(true);
+    expect(r.nodeNoun).toBe('areas');
+    expect(r.facesCrossed).toBeGreaterThanOrEqual(2);
+    await expect(service.handlers['path.query']({ from: corner(a), to: corner(near) })).rejects.toThrow(/either params.fileId/);
+    await expect(service.handlers['path.query']({ fileId: 1, from: corner(a), to: corner(near) })).rejects.toThrow(/no project is open/);
+    service.close();
+  });
+
+  it('a document edit for another game is refused with the reason', async () => {
+    const { file, ids } = makeProject('source-cross', 'source', [{ fixture, kind: 'walkmesh' }]);
+    const service = createEditService({ currentProject: () => file });
+    await expect(service.handlers['edits.apply']({ fileId: ids[0]!, command: { kind: 'nwn2-delete-cutter', index: 0 } })).rejects.toThrow(/for a git document, not a source-nav one/);
+    service.close();
+  });
+
+  it('refuses a bad command with the field named, before anything changes', async () => {
+    const { file, ids } = makeProject('source-bad', 'source', [{ fixture, kind: 'walkmesh' }]);
+    const service = createEditService({ currentProject: () => file });
+    const bad = validate(paramSchemas['edits.apply'], { fileId: ids[0], command: { kind: 'source-connect', from: 1, to: 'x', direction: 0 } });
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.issue.message).toMatch(/field to/);
+    await expect(service.handlers['edits.apply']({ fileId: ids[0]!, command: { kind: 'source-connect', from: 1, to: 999999, direction: 0 } })).rejects.toThrow(ServiceError);
+    expect((await service.handlers['edits.history']({})).entries).toEqual([]);
+    service.close();
+  });
+});
+
+describe('edit service: KotOR transitions and walkmesh findings', () => {
+  it('set transition → findings after a walkmesh edit → undo → redo → reopen', async () => {
+    const fixture = 'kotor/k1-blackvulkar/m10aa_09a.wok';
+    const original = readFixture(path.join(fixturesRoot, fixture));
+    const { file, ids } = makeProject('kotor', 'kotor', [{ fixture, kind: 'walkmesh' }]);
+    const fileId = ids[0]!;
+    let service = createEditService({ currentProject: () => file });
+    const doc = readBwm(original);
+    const slot = doc.edgeIndex[0]!;
+    const face = (slot / 3) | 0;
+    const edge = slot % 3;
+
+    const linked = await service.handlers['edits.apply']({ fileId, command: { kind: 'kotor-set-transition', face, edge, target: 5 } });
+    expect(linked.label).toBe(`Link face ${face} edge ${edge} to room 5`);
+    const findingsBefore = linked.findings.length;
+
+    // Collapsing a face onto one of its corners is a degenerate face the findings report.
+    const m = linked.walkmeshes[0]!;
+    const [v0, v1] = [m.triangles[3]!, m.triangles[4]!];
+    const moved = await service.handlers['edits.apply']({ fileId, command: { kind: 'move-vertices', vertices: [v0], positions: [m.positions[v1 * 3]!, m.positions[v1 * 3 + 1]!, m.positions[v1 * 3 + 2]!] } });
+    expect(moved.findings.length).toBeGreaterThan(findingsBefore);
+    expect(moved.findings.some((f) => f.code === 'mesh.face.degenerate')).toBe(true);
+
+    const undone = (await service.handlers['edits.undo']({})).outcome!;
+    expect(undone.findings.length).toBe(findingsBefore);
+    await service.handlers['edits.redo']({});
+    service.close();
+
+    service = createEditService({ currentProject: () => file });
+    // Undo the move, then the link: the room's own bytes come back.
+    await service.handlers['edits.undo']({});
+    const store = ProjectStore.open(file);
+    expect(readBwm(store.loadEdit(fileId)!.bytes).edgeTransition[0]).toBe(5);
+    await service.handlers['edits.undo']({});
+    expect(store.loadEdit(fileId)).toBeUndefined();
+    store.close();
+    const redo = (await service.handlers['edits.redo']({})).outcome!;
+    expect(redo.label).toBe(`Link face ${face} edge ${edge} to room 5`);
+    service.close();
+  });
+});
+
+describe('edit service: deltas', () => {
+  it('a paint answers with the changed faces only when asked; a delete sends the whole walkmesh', async () => {
+    const { file, ids } = makeProject('delta', 'kotor', [{ fixture: 'kotor/k1-blackvulkar/m10aa_09a.wok', kind: 'walkmesh' }]);
+    const service = createEditService({ currentProject: () => file });
+    const painted = await service.handlers['edits.apply']({ fileId: ids[0]!, delta: true, command: { kind: 'paint-faces', faces: [2, 5], material: 3 } });
+    expect(painted.walkmeshes).toEqual([]);
+    expect(Array.from(painted.delta!.faces).sort()).toEqual([2, 5]);
+    expect(Array.from(painted.delta!.faceMaterial)).toEqual([3, 3]);
+    const undone = (await service.handlers['edits.undo']({ delta: true })).outcome!;
+    expect(undone.delta).not.toBeNull();
+    expect(Array.from(undone.delta!.faceMaterial)).not.toContain(3);
+    const deleted = await service.handlers['edits.apply']({ fileId: ids[0]!, delta: true, command: { kind: 'delete-faces', faces: [0] } });
+    expect(deleted.delta).toBeNull();
+    expect(deleted.walkmeshes).toHaveLength(1);
+    const plain = await service.handlers['edits.apply']({ fileId: ids[0]!, command: { kind: 'paint-faces', faces: [1], material: 4 } });
+    expect(plain.delta).toBeNull();
+    expect(plain.walkmeshes[0]!.faceMaterial[1]).toBe(4);
+    service.close();
+  });
+});
+
+describe('edit service: KotOR room links', () => {
+  it('a link broken on one side is reported one-way and fixed on request in the file of the room it leads to', async () => {
+    const file = projectPath('kotor-area.walkbench');
+    const store = ProjectStore.create(file, { name: 'bv', game: 'kotor' });
+    store.upsertFile({ module: 'm10aa', area: 'm10aa', name: 'm10aa.lyt', kind: 'lyt', bytes: writeLyt(blackVulkarLyt()) });
+    const fileOf = new Map<number, number>();
+    BLACK_VULKAR_ROOMS.forEach((room, i) => fileOf.set(i, store.upsertFile({ module: 'm10aa', area: 'm10aa', name: `${room}.wok`, kind: 'walkmesh', bytes: blackVulkarWok(room) }).fileId));
+    store.close();
+    const service = createEditService({ currentProject: () => file });
+
+    // Room 4 (m10aa_09a): an edge that links to another fixture room.
+    const doc = readBwm(blackVulkarWok(BLACK_VULKAR_ROOMS[4]));
+    const row = Array.from(doc.edgeTransition).findIndex((t) => t >= 0 && t < BLACK_VULKAR_ROOMS.length && t !== 4);
+    const target = doc.edgeTransition[row]!;
+    const slot = doc.edgeIndex[row]!;
+    const broken = await service.handlers['edits.apply']({ fileId: fileOf.get(4)!, command: { kind: 'kotor-set-transition', face: (slot / 3) | 0, edge: slot % 3, target: -1 } });
+    const oneWay = broken.documentFindings.filter((f): f is RoomLinkFinding => f.code === 'kotor.link.one-way' && (f as RoomLinkFinding).room === target);
+    expect(oneWay.length).toBeGreaterThan(0);
+
+    const fixed = await service.handlers['edits.fixRoomLink']({ fileId: fileOf.get(target)!, face: oneWay[0]!.face, edge: oneWay[0]!.edge });
+    // Reciprocating changes the room the link leads to, not the room it was asked on.
+    expect(fixed.fileId).toBe(fileOf.get(4));
+    expect(fixed.changedFiles).toEqual([]);
+    expect(fixed.documentFindings.filter((f) => f.code === 'kotor.link.one-way' && (f as RoomLinkFinding).room === target)).toEqual([]);
+    let s = ProjectStore.open(file);
+    // Linked back exactly as it was: room 4 is its own bytes again.
+    expect(s.loadEdit(fileOf.get(4)!)).toBeUndefined();
+    s.close();
+
+    const undone = (await service.handlers['edits.undo']({})).outcome!;
+    expect(undone.label).toMatch(/^Link back/);
+    s = ProjectStore.open(file);
+    expect(readBwm(s.loadEdit(fileOf.get(4)!)!.bytes).edgeTransition[row]).toBe(-1);
+    s.close();
+    service.close();
+  });
+});
+
+describe('edit service: NWN2 cutters re-bake the area', () => {
+  it('add a cutter → the area is baked again with it → undo gives the GIT back', async () => {
+    const { file, ids } = makeProject('nwn2', 'nwn2', [
+      { fixture: 'nwn2/mordmansion/CSLMordMansion.TRN', kind: 'trn' },
+      { fixture: 'nwn2/mordmansion/CSLMordMansion.GIT', kind: 'git' },
+    ]);
+    const gitId = ids[1]!;
+    const gitBytes = readFixture(path.join(fixturesRoot, 'nwn2/mordmansion/CSLMordMansion.GIT'));
+    const cutters = readGitWalkmeshCutters(readGff(gitBytes)).length;
+    const service = createEditService({ currentProject: () => file });
+
+    // Move an existing cutter to where it changes nothing, to get the area's baseline bake.
+    const first = readGitWalkmeshCutters(readGff(gitBytes))[0]!;
+    const base = await service.handlers['edits.apply']({ fileId: gitId, command: { kind: 'nwn2-set-cutter', index: first.index, polygon: Array.from(first.polygon) } });
+    expect(base.rebake).not.toBeNull();
+    expect(base.rebake!.cutters).toBe(cutters);
+    expect(base.rebake!.placeablesWithoutModel).toBeGreaterThan(0);
+    expect(base.documentFindings.filter((f) => f.code === 'nwn2.bake.placeable-model-missing')).toHaveLength(base.rebake!.placeablesWithoutModel);
+
+    const bounds = base.rebake!.walkmesh.positions;
+    let cx = 0, cy = 0;
+    const n = bounds.length / 3;
+    for (let i = 0; i < n; i++) {
+      cx += bounds[i * 3]! / n;
+      cy += bounds[i * 3 + 1]! / n;
+    }
+    const added = await service.handlers['edits.apply']({ fileId: gitId, command: { kind: 'nwn2-add-cutter', polygon: [cx - 1, cy - 1, cx + 1, cy - 1, cx + 1, cy + 1, cx - 1, cy + 1] } });
+    expect(added.rebake!.cutters).toBe(cutters + 1);
+    expect(added.rebake!.ms).toBeGreaterThan(0);
+    expect(added.rebake!.walkmesh.triangles.length).not.toBe(base.rebake!.walkmesh.triangles.length);
+
+    await service.handlers['edits.undo']({});
+    const back = (await service.handlers['edits.undo']({})).outcome!;
+    expect(back.rebake!.walkmesh.triangles.length).toBe(base.rebake!.walkmesh.triangles.length);
+    const store = ProjectStore.open(file);
+    expect(store.loadEdit(gitId)).toBeUndefined();
+    expect(same(store.loadFileBytes(gitId), gitBytes)).toBe(true);
+    store.close();
+    service.close();
+  });
+});
+
+describe('edit service: NWN2 placeables from the project re-bake the area', () => {
+  it('a placeable whose model is in the project cuts the walkmesh; turned, it cuts it differently', async () => {
+    const file = projectPath('nwn2-placeable.walkbench');
+    const store = ProjectStore.create(file, { name: 'mord', game: 'nwn2' });
+    const add = (name: string, kind: 'trn' | 'git' | '2da' | 'mdb', fixture: string, area: string | null = 'a') =>
+      store.upsertFile({ module: 'm', area, name, kind, bytes: readFixture(path.join(fixturesRoot, fixture)) }).fileId;
+    add('CSLMordMansion.TRN', 'trn', 'nwn2/mordmansion/CSLMordMansion.TRN');
+    const gitId = add('CSLMordMansion.GIT', 'git', 'nwn2/mordmansion/CSLMordMansion.GIT');
+    add('placeables.2da', '2da', 'nwn2/2da/placeables.2da', null);
+    add('PLC_MC_BALCONY3.MDB', 'mdb', 'nwn2/nwn-lib-d/PLC_MC_BALCONY3.MDB', null);
+    store.close();
+    const service = createEditService({ currentProject: () => file });
+
+    // Row 1599 of placeables.2da is PLC_MC_BALCONY3.
+    const first = readGitWalkmeshCutters(readGff(readFixture(path.join(fixturesRoot, 'nwn2/mordmansion/CSLMordMansion.GIT'))))[0]!;
+    const base = await service.handlers['edits.apply']({ fileId: gitId, command: { kind: 'nwn2-set-cutter', index: first.index, polygon: Array.from(first.polygon) } });
+    const P = base.rebake!.walkmesh.positions;
+    const walkable = base.rebake!.walkmesh.faceWalkable.indexOf(1);
+    const at = [0, 1, 2].map((a) => (P[base.rebake!.walkmesh.triangles[walkable * 3]! * 3 + a]! + P[base.rebake!.walkmesh.triangles[walkable * 3 + 1]! * 3 + a]! + P[base.rebake!.walkmesh.triangles[walkable * 3 + 2]! * 3 + a]!) / 3) as [number, number, number];
+    const placed = await service.handlers['edits.apply']({ fileId: gitId, command: { kind: 'nwn2-add-placeable', appearance: 1599, templateResRef: 'plc_mc_balcony3', position: at } });
+    expect(placed.rebake!.placeablesWithoutModel).toBe(base.rebake!.placeablesWithoutModel);
+    expect(placed.rebake!.walkmesh.triangles.length).not.toBe(base.rebake!.walkmesh.triangles.length);
+    const index = readGitPlaceablesCount(file, gitId) - 1;
+    const turned = await service.handlers['edits.apply']({ fileId: gitId, command: { kind: 'nwn2-rotate-placeable', index, bearing: 1 } });
+    expect(turned.label).toBe(`Rotate placeable ${index}`);
+    expect(Array.from(turned.rebake!.walkmesh.positions)).not.toEqual(Array.from(placed.rebake!.walkmesh.positions));
+    service.close();
+  });
+});
+
+function readGitPlaceablesCount(file: string, gitId: number): number {
+  const s = ProjectStore.open(file);
+  try {
+    return readGitPlaceables(readGff(s.loadEdit(gitId)!.bytes)).length;
+  } finally {
+    s.close();
+  }
+}
+
+describe('edits through the whole service', () => {
+  it('edit the project the app opened; project.openFile then shows the edited file', async () => {
+    const { file, ids } = makeProject('app', 'source', [{ fixture: 'source/tf2/itemtest.nav', kind: 'walkmesh' }]);
+    const service = createWalkbenchService();
+    await expect(service['edits.history']({})).rejects.toThrow(/no project is open/);
+    await service['project.open']({ path: file });
+    const before = await service['project.openFile']({ fileId: ids[0]! });
+    const doc = readNav(readFixture(path.join(fixturesRoot, 'source/tf2/itemtest.nav')));
+    const a = doc.areas.id[0]!;
+    const b = Array.from(doc.areas.id).find((id) => id !== a && !areaConnections(doc, a)[0].includes(id))!;
+    const out = await service['edits.apply']({ fileId: ids[0]!, command: { kind: 'source-connect', from: a, to: b, direction: 0 } });
+    expect(out.walkmeshes).toHaveLength(before.walkmeshes.length);
+    const after = await service['project.openFile']({ fileId: ids[0]! });
+    expect(after.name).toMatch(/edited/);
+    expect((await service['edits.history']({})).entries).toHaveLength(1);
+    await service['edits.undo']({});
+    expect((await service['project.openFile']({ fileId: ids[0]! })).name).not.toMatch(/edited/);
+  });
+});

@@ -1,27 +1,14 @@
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inspectBytes } from '../../shared/formats/inspect-file';
 import { startBrowserServer, type BrowserServer } from '../../electron/services/browser-server';
 import { createWalkbenchService } from '../../electron/services/walkbench-service';
-import { fixturesRoot, readFixture, repoRoot } from '../support/fixtures';
+import { fixturesRoot, readFixture } from '../support/fixtures';
+import { buildRenderer, launchChromium } from '../support/browser-app';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-  '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader',
-];
 const itemtest = path.join(fixturesRoot, 'source/tf2/itemtest.nav');
 
 interface PixelStats {
@@ -73,20 +60,13 @@ describe('opening a file in browser mode', () => {
   const firstLegendEntry = async () => (await page.getByTestId('legend-entry').first().textContent())?.trim() ?? null;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(`the end-to-end tests need Chromium at ${CHROMIUM} (Debian: apt-get install chromium); it is missing`);
-    }
     // The renderer is built from the current sources into a private folder, so the test
     // never serves a stale dist/renderer and never races another build.
     tmp = mkdtempSync(path.join(tmpdir(), 'walkbench-e2e-'));
     const rendererDir = path.join(tmp, 'renderer');
-    await promisify(execFile)(
-      process.execPath,
-      [path.join(repoRoot, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'renderer/vite.config.ts', '--outDir', rendererDir, '--emptyOutDir', '--logLevel', 'warn'],
-      { cwd: repoRoot, maxBuffer: 16 << 20 },
-    );
+    await buildRenderer(rendererDir);
     server = await startBrowserServer({ service: createWalkbenchService(), rendererDir });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     page.on('console', (msg) => {
       if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);

@@ -6,37 +6,60 @@ import { clientKey } from '../transport/client-key';
 
 export type LoadState = 'idle' | 'loading' | 'ready' | 'failed';
 
+/** One open walkmesh file: a tab above the viewport. */
+export interface OpenTab {
+  /** Stable identity: `path:…`, `project:<fileId>` or `bytes:<n>`. */
+  key: string;
+  file: OpenedFile;
+  /** performance.now() when the open was asked for, for the time-to-first-frame figure. */
+  requestedAt: number;
+  /** performance.now() when the services' answer arrived (read, validated, transferred, decoded). */
+  loadedAt: number;
+}
+
 function describe(e: unknown): string {
   if (e instanceof WalkbenchRpcError) return e.message;
   return e instanceof Error ? e.message : String(e);
 }
 
 /**
- * The open file: its report for the inspector and findings panels and its walkmeshes for
- * the viewport. The walkmeshes are kept raw (not reactive): Vue must not wrap typed arrays
- * of a million elements in proxies.
+ * The open files (tabs) and the active one: its report for the inspector and findings
+ * panels and its walkmeshes for the viewport. Files are kept raw (not reactive): Vue must
+ * not wrap typed arrays of a million elements in proxies.
  */
 export const useDocumentStore = defineStore('document', () => {
   const client = inject(clientKey);
   if (!client) throw new Error('the Walkbench client is not provided to the app');
 
   const appInfo = shallowRef<AppInfo | null>(null);
-  const opened = shallowRef<OpenedFile | null>(null);
+  const tabs = shallowRef<OpenTab[]>([]);
+  const activeKey = ref<string | null>(null);
   const state = ref<LoadState>('idle');
   const error = ref<string | null>(null);
   /** Name of the file being read, for the progress line. */
   const pending = ref<string | null>(null);
+  let bytesOpened = 0;
 
+  const activeTab = computed(() => tabs.value.find((t) => t.key === activeKey.value) ?? null);
+  const opened = computed(() => activeTab.value?.file ?? null);
   const report = computed(() => opened.value?.report ?? null);
   const findings = computed(() => (report.value ? [...report.value.errors, ...report.value.warnings] : []));
 
-  async function run(name: string, load: () => Promise<OpenedFile>): Promise<void> {
+  async function run(key: string, name: string, load: () => Promise<OpenedFile>): Promise<void> {
+    const existing = tabs.value.find((t) => t.key === key);
+    if (existing && !key.startsWith('bytes:')) {
+      activeKey.value = key;
+      state.value = 'ready';
+      return;
+    }
+    const requestedAt = performance.now();
     state.value = 'loading';
     pending.value = name;
     error.value = null;
     try {
-      const file = await load();
-      opened.value = markRaw(file);
+      const file = markRaw(await load());
+      tabs.value = [...tabs.value, markRaw({ key, file, requestedAt, loadedAt: performance.now() })];
+      activeKey.value = key;
       state.value = 'ready';
     } catch (e) {
       error.value = describe(e);
@@ -46,8 +69,8 @@ export const useDocumentStore = defineStore('document', () => {
     }
   }
 
-  /** Asks the services who they are, then opens the file given on the command line. */
-  async function start(): Promise<void> {
+  /** Asks the services who they are, then opens the file or project given on the command line. */
+  async function start(openProject: (path: string) => Promise<void>): Promise<void> {
     try {
       appInfo.value = await client!.call('app.info', {});
     } catch (e) {
@@ -55,13 +78,19 @@ export const useDocumentStore = defineStore('document', () => {
       state.value = 'failed';
       return;
     }
+    const project = appInfo.value.startupProject;
+    if (project) await openProject(project);
     const startup = appInfo.value.startupFile;
     if (startup) await openPath(startup);
   }
 
   function openPath(path: string): Promise<void> {
     const name = path.replace(/^.*[\\/]/, '');
-    return run(name, () => client!.call('files.open', { path }));
+    return run(`path:${path}`, name, () => client!.call('files.open', { path }));
+  }
+
+  function openProjectFile(fileId: number, name: string): Promise<void> {
+    return run(`project:${fileId}`, name, () => client!.call('project.openFile', { fileId }));
   }
 
   async function openBlob(file: File): Promise<void> {
@@ -71,11 +100,23 @@ export const useDocumentStore = defineStore('document', () => {
       state.value = 'failed';
       return;
     }
-    await run(file.name, async () => {
+    await run(`bytes:${++bytesOpened}`, file.name, async () => {
       const bytes = new Uint8Array(await file.arrayBuffer());
       return client!.call('files.openBytes', { name: file.name, bytes });
     });
   }
 
-  return { appInfo, opened, state, error, pending, report, findings, start, openPath, openBlob };
+  function activate(key: string): void {
+    if (tabs.value.some((t) => t.key === key)) activeKey.value = key;
+  }
+
+  function close(key: string): void {
+    const i = tabs.value.findIndex((t) => t.key === key);
+    if (i < 0) return;
+    const next = tabs.value.filter((t) => t.key !== key);
+    tabs.value = next;
+    if (activeKey.value === key) activeKey.value = next[Math.min(i, next.length - 1)]?.key ?? null;
+  }
+
+  return { appInfo, tabs, activeKey, activeTab, opened, state, error, pending, report, findings, start, openPath, openProjectFile, openBlob, activate, close };
 });

@@ -1,17 +1,23 @@
 import type { Method, Params, Result } from '../../../shared/ipc/contract';
 import { decodeFrame, encodeFrame, FRAME_CONTENT_TYPE } from '../../../shared/ipc/mesh-payload';
 import { toRpcErrorInfo, type RpcOutcome } from '../../../shared/ipc/rpc-error';
+import { EventStream } from './event-stream';
 import type { Transport } from './transport';
 
 /** Must match TOKEN_HEADER in electron/services/browser-server.ts. */
 const TOKEN_HEADER = 'X-Walkbench-Token';
 
+/** Must match EVENTS_PATH in electron/services/browser-server.ts. */
+const EVENTS_PATH = '/events';
+
 /**
  * Browser mode: contract calls are POST /rpc/<method> with the parameters as a frame
  * (shared/ipc/mesh-payload.ts) and the token from the page address in a header; results
- * come back as frames, failures as JSON `{ error }`.
+ * come back as frames, failures as JSON `{ error }`. Events arrive as server-sent events
+ * on GET /events, with the same token header.
  */
 export function createHttpTransport(origin: string, token: string, fetchFn: typeof fetch = fetch.bind(globalThis)): Transport {
+  const events = new EventStream({ url: `${origin}${EVENTS_PATH}`, headers: { [TOKEN_HEADER]: token }, fetchFn });
   return {
     async invoke<M extends Method>(method: M, params: Params<M>): Promise<RpcOutcome<Result<M>>> {
       let response: Response;
@@ -35,11 +41,7 @@ export function createHttpTransport(origin: string, token: string, fetchFn: type
       const error = typeof body === 'object' && body !== null && 'error' in body ? body.error : { message: `the server answered HTTP ${response.status}` };
       return { ok: false, error: toRpcErrorInfo(error) };
     },
-    on() {
-      // Browser mode has no application menu, second instance or OS file events, so the
-      // server never pushes anything; files are opened from the page itself.
-      return () => {};
-    },
+    on: (event, listener) => events.on(event, listener),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { WalkbenchBridge } from '../../../shared/ipc/bridge';
 import type { EventName, Method, Params, Result, WalkbenchEvents } from '../../../shared/ipc/contract';
 import { WalkbenchRpcError } from '../../../shared/ipc/rpc-error';
 import { createHttpTransport, tokenFromLocation } from './http-transport';
@@ -30,7 +31,10 @@ export class NoTransportError extends Error {
 
 /** The Electron preload's bridge when present, otherwise HTTP with the page's token. */
 export function connectClient(win: Window): WalkbenchClient {
-  if (win.walkbench) return new WalkbenchClient(win.walkbench);
+  // Typed here rather than through env.d.ts's global, so code outside the renderer's
+  // program (tests of the stores) can import this module.
+  const bridge = (win as Window & { walkbench?: WalkbenchBridge }).walkbench;
+  if (bridge) return new WalkbenchClient(bridge);
   const token = tokenFromLocation(win.location);
   if (token === null) throw new NoTransportError();
   return new WalkbenchClient(createHttpTransport(win.location.origin, token));

@@ -4,17 +4,22 @@ import { Engine } from '@babylonjs/core/Engines/engine';
 import { HemisphericLight } from '@babylonjs/core/Lights/hemisphericLight';
 import { StandardMaterial } from '@babylonjs/core/Materials/standardMaterial';
 import { Color3, Color4 } from '@babylonjs/core/Maths/math.color';
-import { Vector3 } from '@babylonjs/core/Maths/math.vector';
+import { Matrix, Vector3 } from '@babylonjs/core/Maths/math.vector';
 import { CreateLineSystem } from '@babylonjs/core/Meshes/Builders/linesBuilder';
-import type { LinesMesh } from '@babylonjs/core/Meshes/linesMesh';
+import { LinesMesh } from '@babylonjs/core/Meshes/linesMesh';
+import { CreatePickingRay } from '@babylonjs/core/Culling/ray.core';
 import { Mesh } from '@babylonjs/core/Meshes/mesh';
 import { VertexData } from '@babylonjs/core/Meshes/mesh.vertexData';
 import { Scene } from '@babylonjs/core/scene';
 import type { Walkmesh } from '../../../shared/model/walkmesh';
+import { boxEdges, type LineOverlay, type OverlayId } from '../../../shared/views/view-overlay';
+import { drawnBoxClasses } from './box-budget';
+import { overlayClassColour } from './overlay-colours';
 import { buildFlatMesh, flatVertexColours, gameBounds, gameToBabylon, type GameBounds } from './game-to-babylon';
 import { buildGrid, type GridLineKind } from './grid-lines';
 
 const BACKGROUND = new Color4(0.114, 0.129, 0.153, 1);
+const WHITE_RGB = [1, 1, 1] as const;
 
 const GRID_COLOURS: Record<GridLineKind, Color4> = {
   minor: new Color4(0.3, 0.33, 0.37, 1),
@@ -23,6 +28,8 @@ const GRID_COLOURS: Record<GridLineKind, Color4> = {
   'x-axis': new Color4(0.8, 0.3, 0.3, 1),
   'y-axis': new Color4(0.3, 0.75, 0.35, 1),
 };
+
+export type HighlightKind = 'hover' | 'selected';
 
 export interface SceneStats {
   meshes: number;
@@ -41,15 +48,37 @@ export class WalkmeshScene {
   private readonly camera: ArcRotateCamera;
   private readonly material: StandardMaterial;
   private meshes: Mesh[] = [];
+  /**
+   * Built meshes of files shown before (open tabs), hidden while another is shown, so
+   * switching tabs does not rebuild a 100,000-face mesh. `forget` frees a closed tab's.
+   */
+  private readonly kept = new Map<object, Mesh[]>();
+  private shownKey: object | null = null;
   private grid: LinesMesh | null = null;
   private gridStep: number | null = null;
   private bounds: GameBounds | null = null;
   private readonly resizeObserver: ResizeObserver;
+  private readonly overlays = new Map<OverlayId, LinesMesh>();
+  /** The data each shown line system was built from, so an unchanged view is not rebuilt. */
+  private readonly overlaySources = new Map<OverlayId, LineOverlay>();
+  private readonly highlights: Record<HighlightKind, { fill: Mesh | null; outline: LinesMesh | null }> = {
+    hover: { fill: null, outline: null },
+    selected: { fill: null, outline: null },
+  };
+  private readonly highlightMaterials: Record<HighlightKind, StandardMaterial>;
+  private faceSet: Mesh | null = null;
+  private toolLines: LinesMesh | null = null;
+  private cameraControl = true;
 
   constructor(canvas: HTMLCanvasElement) {
     this.engine = new Engine(canvas, true, { stencil: false, preserveDrawingBuffer: false, doNotHandleContextLost: false }, true);
     this.scene = new Scene(this.engine);
     this.scene.clearColor = BACKGROUND;
+    // Picking goes through the BVH (file-view-data.ts): Babylon's own pick would test every
+    // triangle of a 100,000-face mesh on each pointer event.
+    this.scene.skipPointerMovePicking = true;
+    this.scene.skipPointerDownPicking = true;
+    this.scene.skipPointerUpPicking = true;
     this.camera = new ArcRotateCamera('camera', -Math.PI / 2, Math.PI / 3, 10, Vector3.Zero(), this.scene);
     this.camera.wheelDeltaPercentage = 0.02;
     this.camera.pinchDeltaPercentage = 0.002;
@@ -72,15 +101,31 @@ export class WalkmeshScene {
     this.scene.onBeforeRenderObservable.add(() => {
       this.camera.panningSensibility = 1000 / Math.max(this.camera.radius, 1e-3);
     });
+    this.highlightMaterials = { hover: this.flatMaterial('hover', new Color3(1, 1, 1), 0.35), selected: this.flatMaterial('selected', new Color3(1, 0.85, 0.1), 0.7) };
     this.engine.runRenderLoop(() => this.scene.render());
     this.resizeObserver = new ResizeObserver(() => this.engine.resize());
     this.resizeObserver.observe(canvas);
   }
 
-  /** Replaces the shown walkmeshes; `colours[i]` is RGB per face of `walkmeshes[i]`. */
-  setWalkmeshes(walkmeshes: readonly Walkmesh[], colours: readonly Float32Array[]): void {
-    for (const m of this.meshes) m.dispose();
-    this.meshes = walkmeshes.map((wm, i) => {
+  /**
+   * Replaces the shown walkmeshes; `colours[i]` is RGB per face of `walkmeshes[i]`. With a
+   * `key` (the open file), the meshes are kept for the next time that key is shown.
+   */
+  setWalkmeshes(walkmeshes: readonly Walkmesh[], colours: readonly Float32Array[], key: object | null = null): void {
+    if (this.shownKey === null) for (const m of this.meshes) m.dispose();
+    else for (const m of this.meshes) m.setEnabled(false);
+    this.shownKey = key;
+    for (const o of this.overlays.values()) o.dispose();
+    this.overlays.clear();
+    this.overlaySources.clear();
+    this.setHighlight('hover', null);
+    this.setHighlight('selected', null);
+    const kept = key ? this.kept.get(key) : undefined;
+    if (kept) {
+      for (const m of kept) m.setEnabled(true);
+      this.meshes = kept;
+      this.setColours(colours);
+    } else this.meshes = walkmeshes.map((wm, i) => {
       const flat = buildFlatMesh(wm);
       const data = new VertexData();
       data.positions = flat.positions;
@@ -90,12 +135,164 @@ export class WalkmeshScene {
       const mesh = new Mesh(`walkmesh ${i}: ${wm.name}`, this.scene);
       data.applyToMesh(mesh, true);
       mesh.material = this.material;
-      mesh.isPickable = true;
+      mesh.isPickable = false;
       return mesh;
     });
+    if (key && !kept) this.kept.set(key, this.meshes);
     this.bounds = gameBounds(walkmeshes);
     this.rebuildGrid();
     this.frameAll();
+  }
+
+  private flatMaterial(name: string, colour: Color3, alpha: number): StandardMaterial {
+    const m = new StandardMaterial(name, this.scene);
+    m.disableLighting = true;
+    m.emissiveColor = colour;
+    m.alpha = alpha;
+    m.backFaceCulling = false;
+    // Drawn over the face it marks without fighting it for depth.
+    m.zOffset = -4;
+    return m;
+  }
+
+  /**
+   * Shows a view's lines (one line system per view, never one mesh per line), or removes
+   * them for null. Lines are lifted a little above the faces so they are not hidden in them.
+   */
+  setOverlay(id: OverlayId, overlay: LineOverlay | null): void {
+    if (overlay && this.overlaySources.get(id) === overlay) return;
+    this.overlays.get(id)?.dispose();
+    this.overlays.delete(id);
+    this.overlaySources.delete(id);
+    if (!overlay) return;
+    const plain = overlay.segmentClass.length;
+    const maxClass = drawnBoxClasses(overlay);
+    let boxCount = 0;
+    for (const c of overlay.boxClass) if (c <= maxClass) boxCount++;
+    const n = plain + boxCount * 12;
+    if (n === 0) return;
+    const lift = this.liftAmount();
+    const positions = new Float32Array(n * 6);
+    const colors = new Float32Array(n * 8);
+    const indices = new Uint32Array(n * 2);
+    let seg = overlay.segments;
+    let segClass = overlay.segmentClass;
+    if (boxCount > 0) {
+      seg = new Float32Array(n * 6);
+      seg.set(overlay.segments);
+      segClass = new Uint8Array(n);
+      segClass.set(overlay.segmentClass);
+      let at = plain;
+      for (let b = 0; b < overlay.boxClass.length; b++) {
+        if (overlay.boxClass[b]! > maxClass) continue;
+        boxEdges(overlay.boxes, b, seg, at * 6);
+        segClass.fill(overlay.boxClass[b]!, at, at + 12);
+        at += 12;
+      }
+    }
+    const palette = overlay.classes.map((_, c) => overlayClassColour(id, c, overlay.classes.length));
+    for (let i = 0; i < n; i++) {
+      const o = i * 6;
+      // Game (x, y, z) → Babylon (x, z, y), as in game-to-babylon.ts.
+      positions[o] = seg[o]!;
+      positions[o + 1] = seg[o + 2]! + lift;
+      positions[o + 2] = seg[o + 1]!;
+      positions[o + 3] = seg[o + 3]!;
+      positions[o + 4] = seg[o + 5]! + lift;
+      positions[o + 5] = seg[o + 4]!;
+      const c = palette[segClass[i]!] ?? WHITE_RGB;
+      const q = i * 8;
+      colors[q] = colors[q + 4] = c[0];
+      colors[q + 1] = colors[q + 5] = c[1];
+      colors[q + 2] = colors[q + 6] = c[2];
+      colors[q + 3] = colors[q + 7] = 1;
+      indices[i * 2] = i * 2;
+      indices[i * 2 + 1] = i * 2 + 1;
+    }
+    const lines = new LinesMesh(`overlay ${id}`, this.scene, null, null, undefined, true);
+    const data = new VertexData();
+    data.positions = positions;
+    data.colors = colors;
+    data.indices = indices;
+    data.applyToMesh(lines, false);
+    lines.isPickable = false;
+    this.overlays.set(id, lines);
+    this.overlaySources.set(id, overlay);
+  }
+
+  private liftAmount(): number {
+    const b = this.bounds;
+    if (!b) return 0;
+    return Math.max(Math.hypot(b.max[0] - b.min[0], b.max[1] - b.min[1], b.max[2] - b.min[2]) * 0.0015, 0.005);
+  }
+
+  /** Marks one face (its three game-space corners) as hovered or selected, or clears the mark. */
+  setHighlight(kind: HighlightKind, corners: Float32Array | null): void {
+    const h = this.highlights[kind];
+    h.fill?.dispose();
+    h.outline?.dispose();
+    h.fill = null;
+    h.outline = null;
+    if (!corners) return;
+    const lift = this.liftAmount();
+    const pts = [0, 1, 2].map((k) => new Vector3(corners[k * 3]!, corners[k * 3 + 2]! + lift, corners[k * 3 + 1]!));
+    const fill = new Mesh(`${kind} face`, this.scene);
+    const data = new VertexData();
+    data.positions = pts.flatMap((p) => [p.x, p.y, p.z]);
+    data.indices = [0, 1, 2];
+    data.applyToMesh(fill);
+    fill.material = this.highlightMaterials[kind];
+    fill.isPickable = false;
+    const colour = kind === 'selected' ? new Color4(1, 0.85, 0.1, 1) : new Color4(1, 1, 1, 1);
+    const outline = CreateLineSystem(`${kind} outline`, { lines: [[pts[0]!, pts[1]!, pts[2]!, pts[0]!]], colors: [[colour, colour, colour, colour]] }, this.scene);
+    outline.isPickable = false;
+    // Over everything: a selected face under a floor must still show where it is.
+    outline.renderingGroupId = 1;
+    h.fill = fill;
+    h.outline = outline;
+  }
+
+  /**
+   * The ray under a canvas point (CSS pixels from its top left) in game space: origin and
+   * direction, for the BVH.
+   */
+  rayAt(x: number, y: number): { origin: [number, number, number]; dir: [number, number, number] } {
+    const ray = CreatePickingRay(this.scene, x, y, Matrix.Identity(), this.camera);
+    return {
+      origin: [ray.origin.x, ray.origin.z, ray.origin.y],
+      dir: [ray.direction.x, ray.direction.z, ray.direction.y],
+    };
+  }
+
+  /** Looks straight down with north (game +Y) up the screen, keeping target and zoom. */
+  topView(): void {
+    this.camera.alpha = -Math.PI / 2;
+    this.camera.beta = this.camera.lowerBetaLimit ?? 0.01;
+  }
+
+  /**
+   * Zooms to a box (game space) so it fills about half the view, aiming at `centre` (by
+   * default the box's centre; a face's centroid lies inside the face, its box centre may not).
+   */
+  frameBox(min: readonly number[], max: readonly number[], centre?: readonly number[]): void {
+    const c = centre ?? [0, 1, 2].map((k) => (min[k]! + max[k]!) / 2);
+    const [cx, cy, cz] = gameToBabylon(c[0]!, c[1]!, c[2]!);
+    const radius = Math.max(Math.hypot(max[0]! - min[0]!, max[1]! - min[1]!, max[2]! - min[2]!) / 2, 0.5);
+    // cloneAlphaBetaRadius: keep the viewing angles (a top view stays a top view).
+    this.camera.setTarget(new Vector3(cx, cy, cz), false, false, true);
+    this.camera.radius = Math.max((radius / Math.sin(this.camera.fov / 2)) * 2, this.camera.lowerRadiusLimit ?? 0);
+  }
+
+  /** Frees the kept meshes of a file that is no longer open. */
+  forget(key: object): void {
+    const kept = this.kept.get(key);
+    if (!kept) return;
+    this.kept.delete(key);
+    if (this.shownKey === key) {
+      this.shownKey = null;
+      return; // still on screen: disposed when something else is shown
+    }
+    for (const m of kept) m.dispose();
   }
 
   /** New per-face colours for the current walkmeshes (same order and face counts). */
@@ -112,7 +309,8 @@ export class WalkmeshScene {
     if (!b) return;
     const [cx, cy, cz] = gameToBabylon((b.min[0] + b.max[0]) / 2, (b.min[1] + b.max[1]) / 2, (b.min[2] + b.max[2]) / 2);
     const radius = Math.max(Math.hypot(b.max[0] - b.min[0], b.max[1] - b.min[1], b.max[2] - b.min[2]) / 2, 1);
-    const distance = radius / Math.sin(this.camera.fov / 2);
+    // The bounding sphere overstates a flat level seen at 45°; a little closer fills the view.
+    const distance = (radius / Math.sin(this.camera.fov / 2)) * 0.85;
     this.camera.setTarget(new Vector3(cx, cy, cz));
     this.camera.alpha = -Math.PI / 3;
     this.camera.beta = Math.PI / 4;
@@ -136,10 +334,136 @@ export class WalkmeshScene {
     this.gridStep = grid.step;
   }
 
+  /** Ids of the views whose lines are shown now. */
+  shownOverlays(): OverlayId[] {
+    return [...this.overlays.keys()];
+  }
+
   stats(): SceneStats {
     let faces = 0;
     for (const m of this.meshes) faces += m.getTotalIndices() / 3;
     return { meshes: this.meshes.length, faces, gridStep: this.gridStep };
+  }
+
+  /**
+   * Shows an edited file in place of the one shown (same tab): rebuilds the meshes when
+   * corners or positions changed, else only recolours them, and keeps the camera where the
+   * user put it.
+   */
+  replaceEdited(walkmeshes: readonly Walkmesh[], colours: readonly Float32Array[], before: object | null, after: object, rebuild: boolean): void {
+    if (before) this.kept.delete(before);
+    this.shownKey = after;
+    if (rebuild || this.meshes.length !== walkmeshes.length) {
+      for (const m of this.meshes) m.dispose();
+      this.meshes = walkmeshes.map((wm, i) => this.buildMesh(wm, i, colours[i]!));
+      this.bounds = gameBounds(walkmeshes);
+    } else this.setColours(colours);
+    this.kept.set(after, this.meshes);
+  }
+
+  private buildMesh(wm: Walkmesh, i: number, colours: Float32Array): Mesh {
+    const flat = buildFlatMesh(wm);
+    const data = new VertexData();
+    data.positions = flat.positions;
+    data.normals = flat.normals;
+    data.indices = flat.indices;
+    data.colors = flatVertexColours(colours);
+    const mesh = new Mesh(`walkmesh ${i}: ${wm.name}`, this.scene);
+    data.applyToMesh(mesh, true);
+    mesh.material = this.material;
+    mesh.isPickable = false;
+    return mesh;
+  }
+
+  /**
+   * Marks many faces at once (the edit tools' selection) with one mesh, or clears the mark.
+   * `corners` holds nine game-space numbers per face.
+   */
+  setFaceSet(corners: Float32Array | null): void {
+    this.faceSet?.dispose();
+    this.faceSet = null;
+    if (!corners || corners.length === 0) return;
+    const lift = this.liftAmount();
+    const n = corners.length / 3;
+    const positions = new Float32Array(corners.length);
+    const indices = new Uint32Array(n);
+    for (let v = 0; v < n; v++) {
+      positions[v * 3] = corners[v * 3]!;
+      positions[v * 3 + 1] = corners[v * 3 + 2]! + lift;
+      positions[v * 3 + 2] = corners[v * 3 + 1]!;
+      indices[v] = v;
+    }
+    const mesh = new Mesh('edit selection', this.scene);
+    const data = new VertexData();
+    data.positions = positions;
+    data.indices = indices;
+    data.applyToMesh(mesh);
+    mesh.material = this.highlightMaterials.selected;
+    mesh.isPickable = false;
+    this.faceSet = mesh;
+  }
+
+  /**
+   * Draws tool lines over everything: a path (green polyline), where the walkable region
+   * breaks (red segments), picked points (small crosses). Null clears them.
+   */
+  setToolLines(lines: { path: readonly (readonly number[])[]; breaks: readonly (readonly number[])[][]; marks: readonly (readonly number[])[] } | null): void {
+    this.toolLines?.dispose();
+    this.toolLines = null;
+    if (!lines) return;
+    const lift = this.liftAmount() * 2;
+    const at = (p: readonly number[]) => new Vector3(p[0]!, p[2]! + lift, p[1]!);
+    const green = new Color4(0.2, 1, 0.35, 1);
+    const red = new Color4(1, 0.2, 0.2, 1);
+    const white = new Color4(1, 1, 1, 1);
+    const all: Vector3[][] = [];
+    const colours: Color4[][] = [];
+    if (lines.path.length > 1) {
+      all.push(lines.path.map(at));
+      colours.push(lines.path.map(() => green));
+    }
+    for (const [a, b] of lines.breaks) {
+      all.push([at(a!), at(b!)]);
+      colours.push([red, red]);
+    }
+    const r = Math.max(this.liftAmount() * 20, 0.1);
+    for (const p of lines.marks) {
+      const c = at(p);
+      all.push([c.add(new Vector3(-r, 0, 0)), c.add(new Vector3(r, 0, 0))], [c.add(new Vector3(0, 0, -r)), c.add(new Vector3(0, 0, r))]);
+      colours.push([white, white], [white, white]);
+    }
+    if (all.length === 0) return;
+    this.toolLines = CreateLineSystem('tool lines', { lines: all, colors: colours }, this.scene);
+    this.toolLines.isPickable = false;
+    this.toolLines.renderingGroupId = 1;
+  }
+
+  /**
+   * A function from game space to canvas CSS pixels for the current camera (null behind
+   * it), for box and lasso selection: one matrix product per point, no Babylon objects.
+   */
+  screenProjector(): (x: number, y: number, z: number) => [number, number] | null {
+    const m = this.scene.getTransformMatrix().m;
+    const canvas = this.engine.getRenderingCanvas();
+    const w = canvas?.clientWidth ?? this.engine.getRenderWidth();
+    const h = canvas?.clientHeight ?? this.engine.getRenderHeight();
+    return (x, y, z) => {
+      // Game (x, y, z) is Babylon (x, z, y); Babylon multiplies row vectors.
+      const bx = x, by = z, bz = y;
+      const rw = bx * m[3]! + by * m[7]! + bz * m[11]! + m[15]!;
+      if (rw <= 0) return null;
+      const rx = (bx * m[0]! + by * m[4]! + bz * m[8]! + m[12]!) / rw;
+      const ry = (bx * m[1]! + by * m[5]! + bz * m[9]! + m[13]!) / rw;
+      return [((rx + 1) / 2) * w, ((1 - ry) / 2) * h];
+    };
+  }
+
+  /** Lets a tool take left drags (box, lasso, brush) from the orbit camera, and gives them back. */
+  setCameraControl(on: boolean): void {
+    if (on === this.cameraControl) return;
+    this.cameraControl = on;
+    if (on) this.camera.attachControl(true);
+    else this.camera.detachControl();
   }
 
   /** Runs `callback` once after the next frame has been drawn. */

@@ -1,0 +1,94 @@
+import type { OpenedFile } from '../../../shared/ipc/contract';
+import { buildTriangleBvh, raycastBvh, type TriangleBvh } from '../../../shared/geometry/triangle-bvh';
+import { faceIslands, NO_ISLAND, type FaceIslands } from '../../../shared/views/face-islands';
+import { normalsOverlay, perimeterOverlay } from '../../../shared/views/model-overlays';
+import type { LineOverlay, OverlayId } from '../../../shared/views/view-overlay';
+
+export interface FacePick {
+  mesh: number;
+  face: number;
+  /** Ray parameter of the hit, for choosing the nearest mesh. */
+  t: number;
+}
+
+/**
+ * What the views and picking derive from one open file, computed when first asked for and
+ * kept with the file: islands (flood fill), a BVH per walkmesh, the model overlays. Held
+ * in a WeakMap, so closing a tab frees it with the file.
+ */
+export class FileViewData {
+  private islandsCache: FaceIslands[] | null = null;
+  private islandIdCache: Int32Array[] | null = null;
+  private bvhCache: (TriangleBvh | null)[] = [];
+  private readonly overlayCache = new Map<OverlayId, LineOverlay | null>();
+  /** Milliseconds spent building each BVH, for the timings hook. */
+  bvhBuildMs = 0;
+
+  constructor(readonly file: OpenedFile) {}
+
+  islands(): FaceIslands[] {
+    // Source areas meet through connections, not shared edges: those join islands too.
+    const links = this.file.overlays?.find((o) => o.id === 'connections')?.ownerLinks;
+    this.islandsCache ??= this.file.walkmeshes.map((m) => faceIslands(m, m.game === 'source' ? links : undefined));
+    return this.islandsCache;
+  }
+
+  /**
+   * Island per face numbered across the whole file, largest first (a plugin's navmeshes
+   * each have their own island 0 in `islands()`); NO_ISLAND for non-walkable faces.
+   */
+  islandIds(): Int32Array[] {
+    if (this.islandIdCache) return this.islandIdCache;
+    const per = this.islands();
+    const all: { mesh: number; local: number; size: number }[] = [];
+    per.forEach((p, mesh) => p.sizes.forEach((size, local) => all.push({ mesh, local, size })));
+    all.sort((a, b) => b.size - a.size || a.mesh - b.mesh || a.local - b.local);
+    const globalOf = per.map((p) => new Int32Array(p.sizes.length));
+    all.forEach((e, g) => (globalOf[e.mesh]![e.local] = g));
+    this.islandIdCache = per.map((p, mesh) => p.faceIsland.map((i) => (i === NO_ISLAND ? NO_ISLAND : globalOf[mesh]![i]!)));
+    return this.islandIdCache;
+  }
+
+  bvh(mesh: number): TriangleBvh {
+    let b = this.bvhCache[mesh];
+    if (!b) {
+      const m = this.file.walkmeshes[mesh]!;
+      const start = performance.now();
+      b = buildTriangleBvh(m.positions, m.triangles);
+      this.bvhBuildMs += performance.now() - start;
+      this.bvhCache[mesh] = b;
+    }
+    return b;
+  }
+
+  /** The nearest face along a game-space ray over every walkmesh, or null. */
+  pick(origin: readonly number[], dir: readonly number[]): FacePick | null {
+    let best: FacePick | null = null;
+    for (let i = 0; i < this.file.walkmeshes.length; i++) {
+      const hit = raycastBvh(this.bvh(i), origin[0]!, origin[1]!, origin[2]!, dir[0]!, dir[1]!, dir[2]!, best?.t ?? Infinity);
+      if (hit && (!best || hit.t < best.t)) best = { mesh: i, face: hit.face, t: hit.t };
+    }
+    return best;
+  }
+
+  /** The overlay for a view, or null when the file has none. */
+  overlay(id: OverlayId): LineOverlay | null {
+    if (!this.overlayCache.has(id)) this.overlayCache.set(id, this.compute(id));
+    return this.overlayCache.get(id)!;
+  }
+
+  private compute(id: OverlayId): LineOverlay | null {
+    const meshes = this.file.walkmeshes;
+    if (id === 'perimeter') return perimeterOverlay(meshes, this.islands().map((i) => i.neighbors));
+    if (id === 'normals') return normalsOverlay(meshes);
+    return this.file.overlays?.find((o) => o.id === id) ?? null;
+  }
+}
+
+const cache = new WeakMap<OpenedFile, FileViewData>();
+
+export function viewDataOf(file: OpenedFile): FileViewData {
+  let d = cache.get(file);
+  if (!d) cache.set(file, (d = new FileViewData(file)));
+  return d;
+}

@@ -1,0 +1,32 @@
+/**
+ * Figures the page exposes for the benchmark and the end-to-end tests, as
+ * `window.__walkbench.timings`: reading them needs no log scraping and no debugger.
+ */
+export interface ViewportTimings {
+  /** File the figures are for. */
+  file: string;
+  faces: number;
+  /** From asking for the file to having it in the page (services, transport, decoding). */
+  loadMs: number | null;
+  /** From asking for the file to the first frame that shows it. */
+  firstFrameMs: number | null;
+  /** Building the BVHs of the file's walkmeshes. */
+  bvhBuildMs: number | null;
+  /** Building the shown views' line systems, the last time a view was turned on or off. */
+  overlaysMs: number | null;
+  /** The last hover or click pick (ray through every walkmesh's BVH). */
+  lastPickMs: number | null;
+}
+
+interface HookWindow {
+  __walkbench?: { timings: ViewportTimings[] };
+}
+
+export function recordTimings(update: Partial<ViewportTimings> & { file: string }): void {
+  const w = window as unknown as HookWindow;
+  w.__walkbench ??= { timings: [] };
+  const list = w.__walkbench.timings;
+  let entry = list.find((t) => t.file === update.file);
+  if (!entry) list.push((entry = { file: update.file, faces: 0, loadMs: null, firstFrameMs: null, overlaysMs: null, bvhBuildMs: null, lastPickMs: null }));
+  Object.assign(entry, update);
+}

@@ -66,7 +66,7 @@ export function menuTemplate(actions: MenuActions, state: MenuState, platform: s
         { label: '&Open File…', accelerator: 'CmdOrCtrl+O', click: () => actions.openFile() },
         { label: 'Open &Recent', submenu: recent },
         { type: 'separator' },
-        { label: 'Save &As…', accelerator: 'CmdOrCtrl+Shift+S', click: () => actions.command('save-as') },
+        { label: 'Save Project &As…', accelerator: 'CmdOrCtrl+Shift+S', click: () => actions.command('save-as') },
         { label: '&Export…', accelerator: 'CmdOrCtrl+E', click: () => actions.command('export') },
         { type: 'separator' },
         { label: '&Bake Everything', accelerator: 'CmdOrCtrl+B', click: () => actions.command('bake-all') },

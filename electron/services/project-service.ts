@@ -24,6 +24,7 @@ export interface ProjectService {
   handlers: {
     'project.open': (params: { path: string }) => Promise<ProjectTree>;
     'project.openFile': (params: { fileId: number }) => Promise<OpenedFile>;
+    'project.saveAs': (params: { path: string }) => Promise<ProjectTree>;
   };
   /** The project open in the app, or null. */
   current(): string | null;
@@ -92,42 +93,55 @@ export function createProjectService(options: ProjectServiceOptions): ProjectSer
     return store;
   }
 
-  return {
-    handlers: {
-      'project.open': async ({ path: file }) => {
-        if (!path.isAbsolute(file)) throw new ServiceError('invalid-params', `params.path must be an absolute path, not ${JSON.stringify(file)}`, 'params.path');
-        let next: ProjectStore;
-        try {
-          next = ProjectStore.open(file);
-        } catch (e) {
-          if (e instanceof ProjectFileError) throw new ServiceError(/no such/.test(e.message) ? 'not-found' : 'unreadable', e.message);
-          throw e;
-        }
-        let tree: ProjectTree;
-        try {
-          tree = projectTree(next);
-        } catch (e) {
-          next.close();
-          if (e instanceof ProjectFileError) throw new ServiceError('unreadable', e.message);
-          throw e;
-        }
-        store?.close();
-        store = next;
-        models = new ProjectFootprintModels(next);
-        options.onProjectChanged?.(file);
-        return tree;
-      },
-      'project.openFile': async ({ fileId }) => {
-        const s = requireStore();
-        const record = s.listFiles().find((f) => f.id === fileId);
-        if (!record) throw new ServiceError('not-found', `${s.file}: no file with id ${fileId}`, 'params.fileId');
-        const edit = record.edited ? s.loadEdit(fileId) : undefined;
-        const bytes = edit ? edit.bytes : s.loadFileBytes(fileId);
-        const opened = withAreaPlacements(s, (models ??= new ProjectFootprintModels(s)), record, options.open(record.name, null, bytes));
-        const edited = edit && opened.walkmeshes.length > 0 ? options.editedWalkmeshes?.(fileId) : undefined;
-        return { ...opened, ...(edited ? { walkmeshes: edited } : {}), name: edit ? `${record.name} (edited)` : record.name };
-      },
+  const handlers: ProjectService['handlers'] = {
+    'project.open': async ({ path: file }) => {
+      if (!path.isAbsolute(file)) throw new ServiceError('invalid-params', `params.path must be an absolute path, not ${JSON.stringify(file)}`, 'params.path');
+      let next: ProjectStore;
+      try {
+        next = ProjectStore.open(file);
+      } catch (e) {
+        if (e instanceof ProjectFileError) throw new ServiceError(/no such/.test(e.message) ? 'not-found' : 'unreadable', e.message);
+        throw e;
+      }
+      let tree: ProjectTree;
+      try {
+        tree = projectTree(next);
+      } catch (e) {
+        next.close();
+        if (e instanceof ProjectFileError) throw new ServiceError('unreadable', e.message);
+        throw e;
+      }
+      store?.close();
+      store = next;
+      models = new ProjectFootprintModels(next);
+      options.onProjectChanged?.(file);
+      return tree;
     },
+    'project.openFile': async ({ fileId }) => {
+      const s = requireStore();
+      const record = s.listFiles().find((f) => f.id === fileId);
+      if (!record) throw new ServiceError('not-found', `${s.file}: no file with id ${fileId}`, 'params.fileId');
+      const edit = record.edited ? s.loadEdit(fileId) : undefined;
+      const bytes = edit ? edit.bytes : s.loadFileBytes(fileId);
+      const opened = withAreaPlacements(s, (models ??= new ProjectFootprintModels(s)), record, options.open(record.name, null, bytes));
+      const edited = edit && opened.walkmeshes.length > 0 ? options.editedWalkmeshes?.(fileId) : undefined;
+      return { ...opened, ...(edited ? { walkmeshes: edited } : {}), name: edit ? `${record.name} (edited)` : record.name };
+    },
+    'project.saveAs': async ({ path: target }) => {
+      const s = requireStore();
+      if (!path.isAbsolute(target)) throw new ServiceError('invalid-params', `params.path must be an absolute path, not ${JSON.stringify(target)}`, 'params.path');
+      if (path.resolve(target) === path.resolve(s.file)) throw new ServiceError('invalid-params', `${target}: is the project already open; choose another file`, 'params.path');
+      try {
+        await s.copyTo(target);
+      } catch (e) {
+        throw new ServiceError('unreadable', `${target}: cannot write the project copy: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      return handlers['project.open']({ path: target });
+    },
+  };
+
+  return {
+    handlers,
     current: () => store?.file ?? null,
     close() {
       store?.close();

@@ -76,6 +76,8 @@ export interface WalkbenchContract {
   'project.open': { params: { path: string }; result: ProjectTree };
   /** Reads a file of the open project into the model: its saved edit if any, else its bytes. */
   'project.openFile': { params: { fileId: number }; result: OpenedFile };
+  /** Save Project As: copies the open project (history and bakes too) to `path` and opens the copy. */
+  'project.saveAs': { params: { path: string }; result: ProjectTree };
   /** Edits of the open project's files, undoable across restarts (shared/ipc/edits-contract.ts). */
   'edits.apply': { params: EditsApplyParams; result: EditsOutcome };
   /** KotOR: repairs a one-sided room link (both room files in one undoable step). */
@@ -122,6 +124,7 @@ export const paramSchemas: { readonly [M in Method]: Schema<Params<M>> } = {
   'dialog.saveFile': saveFileDialogSchema,
   'project.open': projectOpenSchema,
   'project.openFile': projectFileSchema,
+  'project.saveAs': projectOpenSchema,
   'edits.apply': editsApplySchema,
   'edits.fixRoomLink': fixRoomLinkSchema,
   'edits.undo': stepParamsSchema,

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Browser, type Locator, type Page } from 'playwright-core';
@@ -142,6 +142,27 @@ describe('bake jobs from the page in browser mode', () => {
     expect(await newest().getByTestId('job-label').textContent()).toContain(`${smallTrx.length} baked, 0 unchanged, 0 failed`);
     await page.getByTestId('bake-force').uncheck();
   }, 120_000);
+
+  it('saves a copy of the project from the tree (Save Project As with a typed path), bakes included, and keeps working in it', async () => {
+    const copy = path.join(tmp, 'saved copy.wbproj');
+    const before = ProjectStore.open(project);
+    const bakes = before.listBakes().length;
+    const names = before.listFiles().map((f) => f.name).sort();
+    before.close();
+    expect(bakes).toBeGreaterThan(0);
+    await page.getByTestId('project-save-as-path').fill(copy);
+    await page.getByTestId('project-save-as').click();
+    await expect.poll(() => existsSync(copy), { timeout: 30_000 }).toBe(true);
+    await expect.poll(async () => (await page.getByTestId('project-name').textContent())?.trim(), { timeout: 30_000 }).toBe('Bake jobs');
+    expect(await page.getByTestId('project-error').count()).toBe(0);
+    const saved = ProjectStore.open(copy);
+    try {
+      expect(saved.listBakes()).toHaveLength(bakes);
+      expect(saved.listFiles().map((f) => f.name).sort()).toEqual(names);
+    } finally {
+      saved.close();
+    }
+  }, 60_000);
 
   it('ran without console errors, failed requests or CSP violations', () => {
     expect(problems).toEqual([]);

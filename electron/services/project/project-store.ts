@@ -1,3 +1,5 @@
+import { renameSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import type Database from 'better-sqlite3';
 import type { GameId } from '../../../shared/model/walkmesh';
 import { bakeInputHash, contentHash, type BakeSpec } from './content-hash';
@@ -147,6 +149,21 @@ export class ProjectStore {
 
   close(): void {
     if (this.db.open) this.db.close();
+  }
+
+  /**
+   * Copies the whole project, history and bakes included, to `target` (Save Project As):
+   * SQLite's online backup into a temporary file beside it, then a rename, so `target` is
+   * either untouched or a complete project.
+   */
+  async copyTo(target: string): Promise<void> {
+    const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${Date.now()}.tmp`);
+    try {
+      await this.db.backup(temp);
+      renameSync(temp, target);
+    } finally {
+      rmSync(temp, { force: true });
+    }
   }
 
   /** Runs `fn` as one commit: all of its changes land, or none. Nests. */

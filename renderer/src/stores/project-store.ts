@@ -24,5 +24,32 @@ export const useProjectStore = defineStore('project', () => {
     }
   }
 
-  return { tree, loading, error, open };
+  /** Set when Save Project As needs a typed path (browser mode has no save dialog). */
+  const saveAsAsked = ref(0);
+
+  async function saveAs(path: string): Promise<void> {
+    loading.value = true;
+    error.value = null;
+    try {
+      tree.value = markRaw(await client!.call('project.saveAs', { path }));
+    } catch (e) {
+      error.value = e instanceof WalkbenchRpcError || e instanceof Error ? e.message : String(e);
+    } finally {
+      loading.value = false;
+    }
+  }
+
+  /** File ▸ Save Project As…: the native save dialog, or the typed path in browser mode. */
+  async function saveAsFromMenu(): Promise<void> {
+    if (!tree.value) return;
+    try {
+      const chosen = await client!.call('dialog.saveFile', { title: 'Save Project As', extensions: ['wbproj'] });
+      if (chosen.path) await saveAs(chosen.path);
+    } catch (e) {
+      if (e instanceof WalkbenchRpcError && e.code === 'unavailable') saveAsAsked.value++;
+      else error.value = e instanceof Error ? e.message : String(e);
+    }
+  }
+
+  return { tree, loading, error, open, saveAs, saveAsFromMenu, saveAsAsked };
 });

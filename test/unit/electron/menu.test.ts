@@ -35,7 +35,7 @@ describe('the application menu', () => {
     const expected: [string, string, string][] = [
       ['Open Project…', 'CmdOrCtrl+Shift+O', 'openProject'],
       ['Open File…', 'CmdOrCtrl+O', 'openFile'],
-      ['Save As…', 'CmdOrCtrl+Shift+S', 'command save-as'],
+      ['Save Project As…', 'CmdOrCtrl+Shift+S', 'command save-as'],
       ['Export…', 'CmdOrCtrl+E', 'command export'],
       ['Undo', 'CmdOrCtrl+Z', 'command undo'],
       ['Redo', 'Ctrl+Y', 'command redo'],

@@ -106,6 +106,7 @@ describe('contract parameter schemas', () => {
       'path.query',
       'project.open',
       'project.openFile',
+      'project.saveAs',
     ]);
   });
 

@@ -47,7 +47,12 @@ function ownerNoun(mesh: Walkmesh): string {
   return mesh.game === 'nwn2' ? 'tile' : mesh.game === 'source' ? 'area' : mesh.game === 'skyrim' ? 'navmesh' : 'room';
 }
 
-export function faceInfo(mesh: Walkmesh, face: number, faceIsland: Int32Array | undefined): FaceInfo {
+/**
+ * What the panels say about a face, or null when the mesh no longer has it: a selection or
+ * hover can outlive an edit that removed faces (an undo of a created face).
+ */
+export function faceInfo(mesh: Walkmesh, face: number, faceIsland: Int32Array | undefined): FaceInfo | null {
+  if (!Number.isInteger(face) || face < 0 || face * 3 >= mesh.triangles.length) return null;
   const owner = mesh.faceOwner[face]!;
   const island = faceIsland?.[face] ?? NO_ISLAND;
   const corners: [number, number, number][] = [];

@@ -11,7 +11,7 @@ import { BWM_FORMAT } from '../../shared/formats/kotor/bwm-document';
 import { TRX_FORMAT } from '../../shared/formats/nwn2/trx-document';
 import { createEventHub } from '../../shared/ipc/event-hub';
 import { fixturesRoot, listFixtures, readFixture } from '../support/fixtures';
-import { buildRenderer, launchChromium } from '../support/browser-app';
+import { buildRenderer, launchChromium, recordPageProblems } from '../support/browser-app';
 
 
 const woks = listFixtures('kotor/k1-blackvulkar', ['.wok']);
@@ -62,14 +62,8 @@ describe('bake jobs from the page in browser mode', () => {
     });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    page.on('requestfailed', (r) => {
-      // The event stream is aborted when the page goes away at the end; nothing else may fail.
-      if (!r.url().endsWith('/events')) problems.push(`request failed: ${r.url()} ${r.failure()?.errorText ?? ''}`);
-    });
+    // The event stream is aborted when the page goes away at the end; nothing else may fail.
+    recordPageProblems(page, problems, { ignoreFailedRequest: (url) => url.endsWith('/events') });
     expect((await page.goto(server.url))?.status()).toBe(200);
     await page.getByTestId('jobs-panel').waitFor({ timeout: 30_000 });
   }, 180_000);

@@ -26,7 +26,7 @@ import { NAV_FORMAT } from '../../shared/formats/source/nav-reader';
 import { createEventHub, type EventHub } from '../../shared/ipc/event-hub';
 import { faceCount, type Walkmesh } from '../../shared/model/walkmesh';
 import { faceIslands } from '../../shared/views/face-islands';
-import { buildRenderer, launchChromium } from '../support/browser-app';
+import { buildRenderer, launchChromium, recordPageProblems } from '../support/browser-app';
 import { fixturesRoot, readFixture } from '../support/fixtures';
 
 const ROOM = 'm10aa_09a.wok';
@@ -238,10 +238,7 @@ describe('edit tools and path preview in browser mode', () => {
     });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    recordPageProblems(page, problems, { requests: false });
     expect((await page.goto(server.url))?.status()).toBe(200);
     await page.getByTestId('project-tree').waitFor({ timeout: 30_000 });
   }, 180_000);
@@ -672,10 +669,7 @@ describe('Source area tools in browser mode, then export', () => {
     server = await startBrowserServer({ service: createWalkbenchService({ startupFile: project, startupIsProject: true, project, events }), events, rendererDir });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    recordPageProblems(page, problems, { requests: false });
     expect((await page.goto(server.url))?.status()).toBe(200);
     await page.getByTestId('project-tree').waitFor({ timeout: 30_000 });
   }, 180_000);
@@ -808,10 +802,7 @@ describe('NWN2 walkmesh cutters drawn on the ground, baked again in the backgrou
     server = await startBrowserServer({ service: createWalkbenchService({ startupFile: project, startupIsProject: true, project, events }), events, rendererDir });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    recordPageProblems(page, problems, { requests: false });
     expect((await page.goto(server.url))?.status()).toBe(200);
     await page.getByTestId('project-tree').waitFor({ timeout: 30_000 });
   }, 180_000);
@@ -900,10 +891,7 @@ describe('Skyrim triangle flags and cover in the inspector, then export', () => 
     server = await startBrowserServer({ service: createWalkbenchService({ startupFile: project, startupIsProject: true, project, events }), events, rendererDir });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    recordPageProblems(page, problems, { requests: false });
     expect((await page.goto(server.url))?.status()).toBe(200);
     await page.getByTestId('project-tree').waitFor({ timeout: 30_000 });
   }, 180_000);

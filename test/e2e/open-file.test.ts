@@ -7,7 +7,7 @@ import { inspectBytes } from '../../shared/formats/inspect-file';
 import { startBrowserServer, type BrowserServer } from '../../electron/services/browser-server';
 import { createWalkbenchService } from '../../electron/services/walkbench-service';
 import { fixturesRoot, readFixture } from '../support/fixtures';
-import { buildRenderer, launchChromium } from '../support/browser-app';
+import { buildRenderer, launchChromium, recordPageProblems } from '../support/browser-app';
 
 const itemtest = path.join(fixturesRoot, 'source/tf2/itemtest.nav');
 
@@ -68,11 +68,7 @@ describe('opening a file in browser mode', () => {
     server = await startBrowserServer({ service: createWalkbenchService(), rendererDir });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText ?? ''}`));
+    recordPageProblems(page, problems);
     const response = await page.goto(server.url);
     expect(response?.status()).toBe(200);
     expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");

@@ -15,7 +15,7 @@ import { gitOverlays } from '../../shared/views/placement-overlays';
 import { normalsOverlay, perimeterOverlay } from '../../shared/views/model-overlays';
 import { overlayIds, type LineOverlay, type OverlayId } from '../../shared/views/view-overlay';
 import type { Finding } from '../../shared/validation/finding';
-import { buildRenderer, launchChromium } from '../support/browser-app';
+import { buildRenderer, launchChromium, recordPageProblems } from '../support/browser-app';
 import { fixturesRoot, readFixture, repoRoot } from '../support/fixtures';
 
 /** One modest walkmesh per game (SwiftShader is slow), each in a module named after its game. */
@@ -142,11 +142,7 @@ describe('the viewport, views, picking and project tree in browser mode', () => 
     server = await startBrowserServer({ service: createWalkbenchService({ startupFile: projectFile, startupIsProject: true }), rendererDir });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText ?? ''}`));
+    recordPageProblems(page, problems);
     expect((await page.goto(server.url))?.status()).toBe(200);
   }, 240_000);
 

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { repoRoot } from './fixtures';
 
 /** Debian's Chromium; the tests never download a browser. */
@@ -35,4 +35,25 @@ export async function launchChromium(): Promise<Browser> {
     throw new Error(`the browser tests need Chromium at ${CHROMIUM} (Debian: apt-get install chromium); it is missing`);
   }
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+}
+
+export interface PageProblemOptions {
+  /** Also count failed requests (default true), except those this says to ignore. */
+  requests?: boolean;
+  ignoreFailedRequest?: (url: string) => boolean;
+}
+
+/**
+ * Collects into `problems` what means the page is broken: console errors, uncaught page
+ * errors and failed requests. Each test ends by asserting the list is empty.
+ */
+export function recordPageProblems(page: Page, problems: string[], options: PageProblemOptions = {}): void {
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  if (options.requests === false) return;
+  page.on('requestfailed', (r) => {
+    if (!options.ignoreFailedRequest?.(r.url())) problems.push(`request failed: ${r.url()} ${r.failure()?.errorText ?? ''}`);
+  });
 }

@@ -26,7 +26,7 @@ import { NAV_FORMAT } from '../../shared/formats/source/nav-reader';
 import { createEventHub, type EventHub } from '../../shared/ipc/event-hub';
 import { faceCount, type Walkmesh } from '../../shared/model/walkmesh';
 import { faceIslands } from '../../shared/views/face-islands';
-import { buildRenderer, launchChromium, recordPageProblems } from '../support/browser-app';
+import { buildRenderer, launchChromium, openProjectPage, recordPageProblems } from '../support/browser-app';
 import { fixturesRoot, readFixture } from '../support/fixtures';
 
 const ROOM = 'm10aa_09a.wok';
@@ -665,13 +665,7 @@ describe('Source area tools in browser mode, then export', () => {
     } finally {
       store.close();
     }
-    const events = createEventHub();
-    server = await startBrowserServer({ service: createWalkbenchService({ startupFile: project, startupIsProject: true, project, events }), events, rendererDir });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    recordPageProblems(page, problems, { requests: false });
-    expect((await page.goto(server.url))?.status()).toBe(200);
-    await page.getByTestId('project-tree').waitFor({ timeout: 30_000 });
+    ({ server, browser, page } = await openProjectPage(project, rendererDir, problems, { requests: false }));
   }, 180_000);
 
   afterAll(async () => {
@@ -798,13 +792,7 @@ describe('NWN2 walkmesh cutters drawn on the ground, baked again in the backgrou
     } finally {
       store.close();
     }
-    const events = createEventHub();
-    server = await startBrowserServer({ service: createWalkbenchService({ startupFile: project, startupIsProject: true, project, events }), events, rendererDir });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    recordPageProblems(page, problems, { requests: false });
-    expect((await page.goto(server.url))?.status()).toBe(200);
-    await page.getByTestId('project-tree').waitFor({ timeout: 30_000 });
+    ({ server, browser, page } = await openProjectPage(project, rendererDir, problems, { requests: false }));
   }, 180_000);
 
   afterAll(async () => {
@@ -887,13 +875,7 @@ describe('Skyrim triangle flags and cover in the inspector, then export', () => 
     } finally {
       store.close();
     }
-    const events = createEventHub();
-    server = await startBrowserServer({ service: createWalkbenchService({ startupFile: project, startupIsProject: true, project, events }), events, rendererDir });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    recordPageProblems(page, problems, { requests: false });
-    expect((await page.goto(server.url))?.status()).toBe(200);
-    await page.getByTestId('project-tree').waitFor({ timeout: 30_000 });
+    ({ server, browser, page } = await openProjectPage(project, rendererDir, problems, { requests: false }));
   }, 180_000);
 
   afterAll(async () => {

@@ -3,6 +3,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { startBrowserServer, type BrowserServer } from '../../electron/services/browser-server';
+import { createWalkbenchService } from '../../electron/services/walkbench-service';
+import { createEventHub } from '../../shared/ipc/event-hub';
 import { repoRoot } from './fixtures';
 
 /** Debian's Chromium; the tests never download a browser. */
@@ -56,4 +59,25 @@ export function recordPageProblems(page: Page, problems: string[], options: Page
   page.on('requestfailed', (r) => {
     if (!options.ignoreFailedRequest?.(r.url())) problems.push(`request failed: ${r.url()} ${r.failure()?.errorText ?? ''}`);
   });
+}
+
+/**
+ * Serves a project file in browser mode with the app opening it at start, and opens it in
+ * Chromium once the project tree is shown. The caller closes browser and server.
+ */
+export async function openProjectPage(
+  project: string,
+  rendererDir: string,
+  problems: string[],
+  problemOptions: PageProblemOptions = {},
+): Promise<{ server: BrowserServer; browser: Browser; page: Page }> {
+  const events = createEventHub();
+  const server = await startBrowserServer({ service: createWalkbenchService({ startupFile: project, startupIsProject: true, project, events }), events, rendererDir });
+  const browser = await launchChromium();
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  recordPageProblems(page, problems, problemOptions);
+  const response = await page.goto(server.url);
+  if (response?.status() !== 200) throw new Error(`${server.url}: the app answered ${response?.status() ?? 'nothing'}, expected 200`);
+  await page.getByTestId('project-tree').waitFor({ timeout: 30_000 });
+  return { server, browser, page };
 }

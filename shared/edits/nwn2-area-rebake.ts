@@ -1,3 +1,4 @@
+import type { TileTableCache } from '../bakers/nwn2/tile-table-reuse';
 import { bakeTrn, type TrnBakeInput, type TrnBakeReport } from '../bakers/nwn2/trn-bake';
 import type { GffDocument } from '../formats/aurora/gff-document';
 import { aswmToWalkmesh } from '../formats/nwn2/trx-walkmesh';
@@ -14,21 +15,25 @@ export interface Nwn2AreaRebake {
   report: TrnBakeReport;
   /** What the bake says about the result, for the findings panel after a GIT edit. */
   findings: Finding[];
+  /** This bake's tile tables, for the next bake of the area. */
+  tileCache: TileTableCache | undefined;
 }
 
 const clock = (globalThis as { performance?: { now(): number } }).performance;
 const now = clock ? () => clock.now() : () => Date.now();
 
 /**
- * The area's walkmesh after a cutter or placeable edit: the whole TRN baked again with the
- * edited GIT. The bake is not split per tile: re-tiling, the tile path tables and the
- * islands span tiles (an island and its paths cross the whole area), so one tile's
- * triangles cannot be baked apart without the rest; the whole area is fast enough
- * (test/bench/nwn2-live-bake-bench.ts measures it on the fixture areas).
+ * The area's walkmesh after a cutter or placeable edit. The geometry steps (placeables,
+ * cutters, re-tiling) run over the area, which is cheap; the tile path tables and their
+ * line-of-sight bits, most of a bake, are baked again only for the tiles whose triangles
+ * changed: with `tileCache` (the previous bake's, tile-table-reuse.ts) every other tile
+ * takes its table from it, and the bytes are the same as a full bake's. The islands and
+ * island paths span the area and are always rebuilt. test/bench/nwn2-live-bake-bench.ts
+ * measures it on the fixture areas.
  */
-export function rebakeNwn2Area(trn: TrxDocument, git: GffDocument, name: string, placeableModels?: TrnBakeInput['placeableModels']): Nwn2AreaRebake {
+export function rebakeNwn2Area(trn: TrxDocument, git: GffDocument, name: string, placeableModels?: TrnBakeInput['placeableModels'], tileCache?: TileTableCache): Nwn2AreaRebake {
   const t0 = now();
-  const result = bakeTrn({ trn, git, ...(placeableModels ? { placeableModels } : {}), options: { now } });
+  const result = bakeTrn({ trn, git, ...(placeableModels ? { placeableModels } : {}), options: { now, keepTileCache: true, ...(tileCache ? { tileCache } : {}) } });
   const walkmesh = aswmToWalkmesh(result.aswm, name);
   return {
     walkmesh,
@@ -37,6 +42,7 @@ export function rebakeNwn2Area(trn: TrxDocument, git: GffDocument, name: string,
     placeablesWithoutModel: result.report.placeables.missingModel.length,
     report: result.report,
     findings: bakeFindings(result.report),
+    tileCache: result.tileCache,
   };
 }
 

@@ -26,11 +26,14 @@ export interface TilePathTables {
  * walkable triangles linked within the tile; 0xFF on the diagonal and for unreachable
  * pairs. Line-of-sight bits are not set here (line-of-sight.ts adds them).
  *
+ * Tiles marked in `skip` get their start columns but empty rows (their tables come from
+ * an earlier bake: tile-table-reuse.ts).
+ *
  * One Dijkstra per node (binary heap, N ≤ 127, at most 3 arcs per node): O(N² log N) per
  * tile, linear in the number of tiles. Throws ModelMappingError for a tile with more than
  * 127 walkable triangles (node indices are 7 bits; the toolset's maximum).
  */
-export function bakeTilePaths(m: BakeMesh, name: { gridWidth: number }): TilePathTables {
+export function bakeTilePaths(m: BakeMesh, name: { gridWidth: number }, skip?: Uint8Array): TilePathTables {
   const K = m.tileCount;
   const nodeCount = new Uint8Array(K);
   const localToNodeStart = new Uint32Array(K + 1);
@@ -58,7 +61,8 @@ export function bakeTilePaths(m: BakeMesh, name: { gridWidth: number }): TilePat
   const firstArc = new Int32Array(MAX_TILE_NODES);
   for (let k = 0; k < K; k++) {
     const n = nodeCount[k]!;
-    if (n === 0) continue;
+    // A skipped tile's rows are filled by the caller (tile-table-reuse.ts).
+    if (n === 0 || skip?.[k]) continue;
     graph.load(k);
     const s = m.tileStart[k]!;
     const ltn = localToNodeStart[k]!;

@@ -39,9 +39,10 @@ import { PairVisibility } from './pair-visibility';
  * box tests for the overlaps, O(N · W) to classify the N triangles against the W walls
  * inside a component's hull, and O(N² · W / 32) for the pairs.
  *
+ * Tiles marked in `skip` are left as they are (their bits come from an earlier bake).
  * Returns the number of ordered pairs that got the bit.
  */
-export function markLineOfSight(m: BakeMesh, paths: TilePathTables, vertices: Uint32Array, triVertices: Uint32Array, triEdges: Uint32Array, edges: Uint32Array): number {
+export function markLineOfSight(m: BakeMesh, paths: TilePathTables, vertices: Uint32Array, triVertices: Uint32Array, triEdges: Uint32Array, edges: Uint32Array, skip?: Uint8Array): number {
   const positions = floatView(vertices);
   const graph = new TileGraph(m);
   const walls = new TileWalls();
@@ -52,7 +53,7 @@ export function markLineOfSight(m: BakeMesh, paths: TilePathTables, vertices: Ui
   let marked = 0;
   for (let k = 0; k < m.tileCount; k++) {
     const n = paths.nodeCount[k]!;
-    if (n < 2) continue;
+    if (n < 2 || skip?.[k]) continue;
     graph.load(k);
     walls.load(m, graph, positions, triVertices, triEdges, edges);
     component.fill(-1, 0, n);

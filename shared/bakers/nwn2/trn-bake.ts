@@ -19,6 +19,7 @@ import { removeBorder } from './border-removal';
 import { applyPlaceables, type PlaceableModel, type PlaceableStats, type PlacedModel } from './placeable-walkmesh';
 import { retile, type RetileReport } from './retile';
 import { dropUnusedVertices, surfaceArea, surfaceFromAswm, type TrnSurface } from './trn-surface';
+import type { TileTableCache } from './tile-table-reuse';
 import { rebakeAswm, type BakeCounts, type BakeTimings } from './trx-rebake';
 import { toTrxWinding } from './trx-winding';
 import { cutSurface, DEFAULT_CUT_SNAP, type CutStats } from './walkmesh-cutter';
@@ -43,6 +44,10 @@ export interface TrnBakeOptions {
   lineOfSight?: boolean;
   /** A clock in milliseconds (default performance.now). */
   now?: () => number;
+  /** The tables of an earlier bake of this area, for its unchanged tiles (trx-rebake.ts BakeOptions). */
+  tileCache?: TileTableCache;
+  /** Also return this bake's tables as a cache for the next bake. */
+  keepTileCache?: boolean;
 }
 
 export interface TrnBakeInput {
@@ -96,6 +101,8 @@ export interface TrnBakeResult {
   trx: TrxDocument;
   aswm: AswmDocument;
   report: TrnBakeReport;
+  /** With `keepTileCache`: the tables, for the next bake of the area. */
+  tileCache?: TileTableCache;
 }
 
 const platformClock = (globalThis as { performance?: { now(): number } }).performance;
@@ -167,7 +174,7 @@ export function bakeTrn(input: TrnBakeInput): TrnBakeResult {
 
   const assembled = assembleTrxAswm(source, s);
   const t5 = now();
-  const baked = rebakeAswm(assembled, { lineOfSight: o.lineOfSight, now });
+  const baked = rebakeAswm(assembled, { lineOfSight: o.lineOfSight, now, ...(o.tileCache ? { tileCache: o.tileCache } : {}), ...(o.keepTileCache ? { keepTileCache: true } : {}) });
   const t6 = now();
 
   const trx: TrxDocument = {
@@ -192,7 +199,7 @@ export function bakeTrn(input: TrnBakeInput): TrnBakeResult {
     tables: baked.counts,
     timings: { border: t1 - t0, placeables: t2 - t1, cutters: t3 - t2, retile: t4 - t3, topology: t5 - t4, tables: baked.timings, checks: t7 - t6, total: t7 - t0 },
   };
-  return { trx, aswm: baked.aswm, report };
+  return { trx, aswm: baked.aswm, report, ...(baked.tileCache ? { tileCache: baked.tileCache } : {}) };
 }
 
 function figures(s: TrnSurface): SurfaceFigures {

@@ -8,6 +8,7 @@ import { bakeIslands } from './bake-islands';
 import { bakeMeshOf } from './bake-mesh';
 import { bakeTilePaths } from './bake-tile-paths';
 import { markLineOfSight } from './line-of-sight';
+import { cacheOf, copyReusedTables, reusableTiles, tileSignatures, type TileTableCache } from './tile-table-reuse';
 import { triangleCentres } from './triangle-centres';
 
 /** performance.now where the platform has it (every runtime Walkbench runs in does). */
@@ -38,6 +39,8 @@ export interface BakeCounts {
   /** Vertex pairs shared by three or more triangles, and how many kept the file's pairing. */
   crowdedEdgePairs: number;
   crowdedEdgePairsKept: number;
+  /** Tiles whose path table came from `BakeOptions.tileCache` instead of being computed. */
+  reusedTiles: number;
 }
 
 export interface BakeOptions {
@@ -45,10 +48,20 @@ export interface BakeOptions {
   lineOfSight?: boolean;
   /** A clock in milliseconds (default performance.now). */
   now?: () => number;
+  /**
+   * The tables of an earlier bake of the same area: tiles whose inputs are unchanged take
+   * their path table and line-of-sight bits from it (tile-table-reuse.ts) instead of being
+   * baked again. The result is the same bytes either way.
+   */
+  tileCache?: TileTableCache;
+  /** Also return this bake's tables as a cache for the next one. */
+  keepTileCache?: boolean;
 }
 
 export interface BakeResult {
   aswm: AswmDocument;
+  /** With `keepTileCache`: this bake's tables, for the next bake of the area. */
+  tileCache?: TileTableCache;
   timings: BakeTimings;
   counts: BakeCounts;
 }
@@ -83,10 +96,16 @@ export function rebakeAswm(input: AswmDocument, options: BakeOptions = {}): Bake
   const e = bakeEdges(a.triVertices, V, a.edges);
   const triCentre = triangleCentres(a.vertices, a.triVertices);
   const mesh = bakeMeshOf(a, e.triLinks, triCentre);
+  const lineOfSight = options.lineOfSight !== false;
+  const grid = { gridWidth: a.gridWidth, gridHeight: a.gridHeight, lineOfSight };
+  const signed = options.tileCache || options.keepTileCache ? tileSignatures(mesh, a.vertices, a.triVertices, e.triEdges, e.edges) : undefined;
+  const reuse = signed && options.tileCache ? reusableTiles(options.tileCache, grid, signed.signatureStart, signed.signatures) : undefined;
   const t1 = now();
-  const paths = bakeTilePaths(mesh, a);
+  const paths = bakeTilePaths(mesh, a, reuse);
+  const reused = reuse && options.tileCache ? copyReusedTables(reuse, options.tileCache, paths) : { reachablePairs: 0, lineOfSightPairs: 0 };
+  paths.reachablePairs += reused.reachablePairs;
   const t2 = now();
-  const lineOfSightPairs = options.lineOfSight === false ? 0 : markLineOfSight(mesh, paths, a.vertices, a.triVertices, e.triEdges, e.edges);
+  const lineOfSightPairs = (lineOfSight ? markLineOfSight(mesh, paths, a.vertices, a.triVertices, e.triEdges, e.edges, reuse) : 0) + reused.lineOfSightPairs;
   const t3 = now();
   const isl = bakeIslands(mesh, a.islands.tile);
   const t4 = now();
@@ -126,8 +145,11 @@ export function rebakeAswm(input: AswmDocument, options: BakeOptions = {}): Bake
   }
   let walkableTriangles = 0;
   for (let t = 0; t < mesh.triangleCount; t++) walkableTriangles += mesh.walkable[t]!;
+  let reusedTiles = 0;
+  if (reuse) for (let k = 0; k < reuse.length; k++) reusedTiles += reuse[k]!;
   return {
     aswm,
+    ...(options.keepTileCache && signed ? { tileCache: cacheOf(grid, signed.signatureStart, signed.signatures, paths) } : {}),
     timings: { edges: t1 - t0, tilePaths: t2 - t1, lineOfSight: t3 - t2, islands: t4 - t3, islandPaths: t5 - t4, total: t5 - t0 },
     counts: {
       triangles: mesh.triangleCount,
@@ -141,6 +163,7 @@ export function rebakeAswm(input: AswmDocument, options: BakeOptions = {}): Bake
       reachableIslandPairs: islandPaths.reachablePairs,
       crowdedEdgePairs: e.crowdedPairs,
       crowdedEdgePairsKept: e.crowdedPairsKept,
+      reusedTiles,
     },
   };
 }

@@ -12,6 +12,8 @@ export interface BakePoolOptions {
   jobModules?: readonly string[];
   /** Where the worker code is (default: next to the bundle, or the .ts source through tsx). */
   entry?: WorkerEntry;
+  /** Workers do not keep the process alive (a background pool whose owner may never close it). */
+  unref?: boolean;
 }
 
 export interface JobHandle {
@@ -54,6 +56,7 @@ export class BakePool {
   readonly maxWorkerMemoryMb: number;
   private readonly entry: WorkerEntry;
   private readonly jobModules: readonly string[];
+  private readonly unref: boolean;
   private readonly queue: QueuedJob[] = [];
   private readonly slots: (Slot | undefined)[];
   private readonly listeners = new Set<PoolListener>();
@@ -67,6 +70,7 @@ export class BakePool {
     this.maxWorkerMemoryMb = options.maxWorkerMemoryMb ?? DEFAULT_WORKER_MEMORY_MB;
     this.entry = options.entry ?? defaultWorkerEntry();
     this.jobModules = options.jobModules ?? [];
+    this.unref = options.unref ?? false;
     this.slots = new Array<Slot | undefined>(concurrency).fill(undefined);
   }
 
@@ -153,6 +157,7 @@ export class BakePool {
       'file' in this.entry
         ? new Worker(this.entry.file, { workerData: data, resourceLimits })
         : new Worker(this.entry.evalModule, { eval: true, workerData: data, execArgv: [], resourceLimits });
+    if (this.unref) worker.unref();
     const slot: Slot = { index, worker, job: undefined, ending: undefined, crash: undefined };
     this.slots[index] = slot;
     worker.on('message', (m: WorkerReply) => this.onReply(slot, m));

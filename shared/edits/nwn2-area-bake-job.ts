@@ -1,0 +1,168 @@
+import { isMalformedInputError } from '../binary/malformed-input-error';
+import type { PlaceableModel } from '../bakers/nwn2/placeable-walkmesh';
+import { ModelMappingError } from '../model/model-mapping-error';
+import type { TileTableCache } from '../bakers/nwn2/tile-table-reuse';
+import { readGitPlaceables } from '../formats/aurora/nwn2-git';
+import { readGff } from '../formats/aurora/gff-reader';
+import type { GffDocument } from '../formats/aurora/gff-document';
+import type { FormatEnvironment } from '../formats/format-environment';
+import { readTrx } from '../formats/nwn2/trx-reader';
+import { writeTrx } from '../formats/nwn2/trx-writer';
+import { bakeTrn } from '../bakers/nwn2/trn-bake';
+import { decodeFrame, encodeFrame } from '../ipc/mesh-payload';
+import type { Walkmesh } from '../model/walkmesh';
+import type { Finding } from '../validation/finding';
+import { rebakeNwn2Area } from './nwn2-area-rebake';
+
+/**
+ * The live re-bake of an NWN2 area as a bake-pool job (kind `nwn2-area-bake`), so the
+ * main process stays free while it runs. Everything the bake reads travels in the job's
+ * input, because a worker has no project: the TRN and the GIT as edited, the models of
+ * the placeables the GIT names (looked up by the main process, which has the project's
+ * placeables.2da and MDBs), and the tables of the area's previous bake.
+ */
+export interface AreaBakeInput {
+  /** The TRN (or TRX) file name, for the walkmesh's name and for errors. */
+  name: string;
+  /** The GIT's file name, for errors. */
+  gitName: string;
+  trn: Uint8Array;
+  git: Uint8Array;
+  /** Per placeables.2da row the GIT uses: its model, or null when the project lacks it. */
+  models: { appearance: number; model: PlaceableModel | null }[];
+  tileCache: TileTableCache | null;
+}
+
+export interface AreaBakeOutput {
+  walkmesh: Walkmesh;
+  findings: Finding[];
+  cutters: number;
+  placeablesWithoutModel: number;
+  /** Milliseconds of the bake itself, in the worker. */
+  ms: number;
+  tiles: number;
+  /** Tiles whose tables came from the previous bake. */
+  reusedTiles: number;
+  tileCache: TileTableCache | null;
+}
+
+export const AREA_BAKE_JOB = 'nwn2-area-bake';
+
+/** The rows of placeables.2da the GIT's placeables use, with their models. */
+export function areaBakeModels(git: GffDocument, lookup: (appearance: number) => PlaceableModel | undefined): AreaBakeInput['models'] {
+  const rows = new Set<number>();
+  for (const p of readGitPlaceables(git)) if (!p.isWalkable) rows.add(p.appearance);
+  return [...rows].sort((a, b) => a - b).map((appearance) => ({ appearance, model: lookup(appearance) ?? null }));
+}
+
+export function encodeAreaBakeInput(input: AreaBakeInput): Uint8Array<ArrayBuffer> {
+  return encodeFrame(input);
+}
+
+export function encodeAreaBakeOutput(output: AreaBakeOutput): Uint8Array<ArrayBuffer> {
+  return encodeFrame(output);
+}
+
+/**
+ * Runs the job: bytes in, bytes out. Throws an error naming the file: MalformedInputError
+ * for TRN or GIT bytes that do not read, and for an area the bake cannot store (a tile
+ * over the toolset's walkable-triangle limit…) one that says so.
+ */
+export function runAreaBake(frame: Uint8Array, env: FormatEnvironment): AreaBakeOutput {
+  const input = decodeAreaBakeInput(frame);
+  const trn = named(input.name, () => readTrx(input.trn, env));
+  const git = named(input.gitName, () => readGff(input.git));
+  const models = new Map<number, PlaceableModel>();
+  for (const m of input.models) if (m.model) models.set(m.appearance, m.model);
+  let r;
+  try {
+    r = rebakeNwn2Area(trn, git, input.name, (appearance) => models.get(appearance), input.tileCache ?? undefined);
+  } catch (e) {
+    if (e instanceof ModelMappingError) throw new ModelMappingError(`${input.name} cannot be baked with ${input.gitName} as edited: ${e.message}`);
+    throw e;
+  }
+  return {
+    walkmesh: r.walkmesh,
+    findings: r.findings,
+    cutters: r.cutters,
+    placeablesWithoutModel: r.placeablesWithoutModel,
+    ms: r.ms,
+    tiles: r.report.tables.tiles,
+    reusedTiles: r.report.tables.reusedTiles,
+    tileCache: r.tileCache ?? null,
+  };
+}
+
+/**
+ * The same input baked into the TRX the game reads (job kind `nwn2-trn-bake`: the bake a
+ * project exports after its GIT or TRN was edited).
+ */
+export function runAreaBakeToTrx(frame: Uint8Array, env: FormatEnvironment): { bytes: Uint8Array; triangles: number; islands: number; cutters: number; placeablesWithoutModel: number } {
+  const input = decodeAreaBakeInput(frame);
+  const trn = named(input.name, () => readTrx(input.trn, env));
+  const git = named(input.gitName, () => readGff(input.git));
+  const models = new Map<number, PlaceableModel>();
+  for (const m of input.models) if (m.model) models.set(m.appearance, m.model);
+  let r;
+  try {
+    r = bakeTrn({ trn, git, placeableModels: (appearance) => models.get(appearance) });
+  } catch (e) {
+    if (e instanceof ModelMappingError) throw new ModelMappingError(`${input.name} cannot be baked with ${input.gitName}: ${e.message}`);
+    throw e;
+  }
+  return {
+    bytes: writeTrx(r.trx, env),
+    triangles: r.report.output.triangles,
+    islands: r.report.output.islands,
+    cutters: r.report.cutters.inGit,
+    placeablesWithoutModel: r.report.placeables.missingModel.length,
+  };
+}
+
+function decodeAreaBakeInput(frame: Uint8Array): AreaBakeInput {
+  const v = decodeFrame(frame);
+  const o = record(v, 'input');
+  const models = o.models;
+  if (!Array.isArray(models)) throw new TypeError('nwn2-area-bake input: models must be a list');
+  return {
+    name: text(o.name, 'name'),
+    gitName: text(o.gitName, 'gitName'),
+    trn: bytes(o.trn, 'trn'),
+    git: bytes(o.git, 'git'),
+    models: models as AreaBakeInput['models'],
+    tileCache: (o.tileCache ?? null) as TileTableCache | null,
+  };
+}
+
+/** Reads a job's output frame (written by encodeAreaBakeOutput in the worker). */
+export function decodeAreaBakeOutput(frame: Uint8Array): AreaBakeOutput {
+  const o = record(decodeFrame(frame), 'output');
+  const walkmesh = record(o.walkmesh, 'walkmesh');
+  if (!(walkmesh.positions instanceof Float32Array) || !(walkmesh.triangles instanceof Uint32Array)) throw new TypeError('nwn2-area-bake output: walkmesh must hold positions and triangles');
+  if (!Array.isArray(o.findings)) throw new TypeError('nwn2-area-bake output: findings must be a list');
+  return o as unknown as AreaBakeOutput;
+}
+
+function named<T>(file: string, read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    if (isMalformedInputError(e)) throw e.withFile(file);
+    throw e;
+  }
+}
+
+function record(v: unknown, field: string): Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new TypeError(`nwn2-area-bake: ${field} must be an object`);
+  return v as Record<string, unknown>;
+}
+
+function text(v: unknown, field: string): string {
+  if (typeof v !== 'string') throw new TypeError(`nwn2-area-bake input: ${field} must be text`);
+  return v;
+}
+
+function bytes(v: unknown, field: string): Uint8Array {
+  if (!(v instanceof Uint8Array)) throw new TypeError(`nwn2-area-bake input: ${field} must be bytes`);
+  return v;
+}

@@ -66,7 +66,7 @@ describe('document and walkmesh edits in one project history', () => {
         for (const s of seeds) {
           const next = commandFor(edits.meshes(fileId)[0]!, edits.document(fileId) as NavDocument, s);
           try {
-            after.push((next.doc ? edits.applyDocument(fileId, 0, next.cmd) : edits.apply(fileId, 0, next.cmd)).bytes);
+            after.push((next.doc ? edits.applyDocument(fileId, 0, next.cmd) : edits.apply(fileId, 0, next.cmd)).bytes!);
           } catch (e) {
             if (!(e instanceof EditError)) throw e;
           }
@@ -75,9 +75,9 @@ describe('document and walkmesh edits in one project history', () => {
         store.close();
         store = ProjectStore.open(file);
         edits = new ProjectEdits(store);
-        for (let i = after.length - 2; i >= 0; i--) expect(same(edits.undo()!.bytes, after[i]!)).toBe(true);
+        for (let i = after.length - 2; i >= 0; i--) expect(same(edits.undo()!.bytes!, after[i]!)).toBe(true);
         expect(store.loadEdit(fileId)).toBeUndefined();
-        for (let i = 1; i < after.length; i++) expect(same(edits.redo()!.bytes, after[i]!)).toBe(true);
+        for (let i = 1; i < after.length; i++) expect(same(edits.redo()!.bytes!, after[i]!)).toBe(true);
         store.close();
       }),
       { numRuns: 25, seed: 88 },

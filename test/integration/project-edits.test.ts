@@ -65,9 +65,9 @@ describe('walkmesh edits in a project', () => {
       for (const cmd of c.edits(edits.meshes(fileId)[k]!)) {
         const out = edits.apply(fileId, k, cmd);
         expect(out.mesh).toBe(k);
-        bytesAfter.push(out.bytes);
+        bytesAfter.push(out.bytes!);
         meshAfter.push(snapshot(edits.meshes(fileId)[k]!));
-        expect(Buffer.from(store.loadEdit(fileId)!.bytes).equals(Buffer.from(out.bytes))).toBe(true);
+        expect(Buffer.from(store.loadEdit(fileId)!.bytes).equals(Buffer.from(out.bytes!))).toBe(true);
       }
       const n = bytesAfter.length - 1;
       expect(Buffer.from(bytesAfter[n]!).equals(Buffer.from(original))).toBe(false);
@@ -81,7 +81,7 @@ describe('walkmesh edits in a project', () => {
       for (let i = n - 1; i >= 0; i--) {
         const out = edits.undo()!;
         expect(out.fileId).toBe(fileId);
-        expect(Buffer.from(out.bytes).equals(Buffer.from(bytesAfter[i]!))).toBe(true);
+        expect(Buffer.from(out.bytes!).equals(Buffer.from(bytesAfter[i]!))).toBe(true);
         expect(snapshot(edits.meshes(fileId)[k]!)).toEqual(meshAfter[i]);
       }
       expect(edits.undo()).toBeUndefined();
@@ -90,7 +90,7 @@ describe('walkmesh edits in a project', () => {
       expect(store.fileById(fileId)!.edited).toBe(false);
 
       const redone = edits.redo()!;
-      expect(Buffer.from(redone.bytes).equals(Buffer.from(bytesAfter[1]!))).toBe(true);
+      expect(Buffer.from(redone.bytes!).equals(Buffer.from(bytesAfter[1]!))).toBe(true);
       store.close();
 
       // A redo right after reopening replays the file and lands on the same bytes.
@@ -98,7 +98,7 @@ describe('walkmesh edits in a project', () => {
       edits = new ProjectEdits(store);
       for (let i = 2; i <= n; i++) {
         const out = edits.redo()!;
-        expect(Buffer.from(out.bytes).equals(Buffer.from(bytesAfter[i]!))).toBe(true);
+        expect(Buffer.from(out.bytes!).equals(Buffer.from(bytesAfter[i]!))).toBe(true);
       }
       expect(edits.redo()).toBeUndefined();
       expect(Buffer.from(store.loadEdit(fileId)!.bytes).equals(Buffer.from(bytesAfter[n]!))).toBe(true);

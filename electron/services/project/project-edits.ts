@@ -39,8 +39,11 @@ export interface EditOutcome {
   /** The history entry (for apply, undo and redo alike). */
   seq: number;
   label: string;
-  /** The file's bytes after the edit (its own bytes again when every edit is undone). */
-  bytes: Uint8Array;
+  /**
+   * The file's bytes after the edit (its own bytes again when every edit is undone);
+   * absent when they are written behind (ProjectEditsOptions.writeBehind).
+   */
+  bytes?: Uint8Array;
   /** What the edit touched; absent after an undo or redo that replayed a file opened for it, and for document edits. */
   result?: EditResult;
   /** The walkmesh's findings after the edit, checked again only where it changed (none for a GIT). */
@@ -51,6 +54,25 @@ export interface EditOutcome {
   others?: { fileId: number; bytes: Uint8Array }[];
   /** What a document edit left as stored and may be stale, one line each. */
   notes?: string[];
+}
+
+export interface ProjectEditsOptions {
+  /**
+   * Write the bytes of edits that keep the faces as they are (paint, attributes, moves)
+   * behind: the history entry is committed with the edit and the file is marked
+   * (ProjectStore.markEditWritePending); `flushWrites` writes the marked files. For the
+   * app, where a brush stroke on a large walkmesh must not wait for the whole file to be
+   * written. Edits that add or remove faces, and document edits, are always written at
+   * once, so one that cannot be written is refused.
+   */
+  writeBehind?: boolean;
+}
+
+/** A file whose edited bytes could not be written when they were flushed. */
+export interface WriteFailure {
+  fileId: number;
+  name: string;
+  message: string;
 }
 
 interface OpenFile {
@@ -100,10 +122,36 @@ interface AppliedPart {
 export class ProjectEdits {
   private readonly files = new Map<number, OpenFile>();
 
+  private readonly writeBehind: boolean;
+
   constructor(
     private readonly store: ProjectStore,
     private readonly env: FormatEnvironment = nodeFormatEnvironment,
-  ) {}
+    options: ProjectEditsOptions = {},
+  ) {
+    this.writeBehind = options.writeBehind ?? false;
+  }
+
+  /**
+   * Writes the files whose edited bytes are behind their history (this editor's marks,
+   * and those a crashed session left). A file that cannot be written keeps its mark and
+   * is returned with the reason; the others are written.
+   */
+  flushWrites(): WriteFailure[] {
+    const failures: WriteFailure[] = [];
+    for (const fileId of this.store.editWritesPending()) {
+      const record = this.store.fileById(fileId);
+      const name = record ? `${record.module}/${record.name}` : `file ${fileId}`;
+      try {
+        const file = this.open(fileId);
+        this.store.transaction(() => this.save(file, 'write'));
+      } catch (e) {
+        if (!(e instanceof EditError || e instanceof ProjectFileError)) throw e;
+        failures.push({ fileId, name, message: e.message });
+      }
+    }
+    return failures;
+  }
 
   /** Drops the models kept in memory (of one file, or all): the next use replays them from the project. */
   forget(fileId?: number): void {
@@ -141,10 +189,12 @@ export class ProjectEdits {
       const result = applyEdit(target, command);
       file.docIsWritten = false;
       try {
-        const bytes = this.save(file, command.kind);
+        const bytes = this.saveOrMark(file, command.kind, result);
         const stored = (edit: EditCommand): StoredWalkmeshEdit => ({ type: 'walkmesh-edit', v: 1, fileId, mesh, edit });
         const seq = this.store.pushHistory({ label, command: stored(command), inverse: stored(result.inverse) });
-        return { fileId, mesh, seq, label, bytes, result, findings: this.recheck(file, mesh, result) };
+        const outcome: EditOutcome = { fileId, mesh, seq, label, result, findings: this.recheck(file, mesh, result) };
+        if (bytes) outcome.bytes = bytes;
+        return outcome;
       } catch (e) {
         applyEdit(target, result.inverse);
         file.docIsWritten = false;
@@ -215,9 +265,10 @@ export class ProjectEdits {
         file.docIsWritten = false;
       }
       try {
-        const bytes = this.save(file, stored.edit.kind);
+        const bytes = result ? this.saveOrMark(file, stored.edit.kind, result) : this.save(file, stored.edit.kind);
         const findings = result ? this.recheck(file, stored.mesh, result) : this.checker(file, stored.mesh).findings();
-        const outcome: EditOutcome = { fileId: stored.fileId, mesh: stored.mesh, seq: step.seq, label: step.label, bytes, findings };
+        const outcome: EditOutcome = { fileId: stored.fileId, mesh: stored.mesh, seq: step.seq, label: step.label, findings };
+        if (bytes) outcome.bytes = bytes;
         if (result) outcome.result = result;
         return outcome;
       } catch (e) {
@@ -381,6 +432,13 @@ export class ProjectEdits {
     return saved;
   }
 
+  /** Saves now, or with writeBehind marks the file when the edit kept its faces as they were. */
+  private saveOrMark(file: OpenFile, kind: string, result: EditResult): Uint8Array | undefined {
+    if (!this.writeBehind || result.topology) return this.save(file, kind);
+    this.store.markEditWritePending(file.fileId);
+    return undefined;
+  }
+
   /** Writes the edited file and saves it as the file's edit (or drops the edit when the bytes are the file's own). */
   private save(file: OpenFile, kind: string): Uint8Array {
     let bytes: Uint8Array;
@@ -391,6 +449,7 @@ export class ProjectEdits {
     }
     if (sameBytes(bytes, file.original)) this.store.discardEdit(file.fileId);
     else this.store.saveEdit(file.fileId, bytes);
+    this.store.clearEditWritePending(file.fileId);
     return bytes;
   }
 

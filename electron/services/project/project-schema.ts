@@ -122,6 +122,18 @@ export const schemaSteps: readonly string[] = [
   ALTER TABLE export_log ADD COLUMN verified INTEGER NOT NULL DEFAULT 0 CHECK (verified IN (0, 1));
   CREATE INDEX export_log_run ON export_log(run_id);
   `,
+  // 4: files whose edited bytes are written behind. The history entry of an edit is
+  // committed with the edit; writing the whole file (a KotOR bake, a plugin's records
+  // compressed again) can take longer than a brush stroke should wait, so such edits
+  // only mark the file here, and the bytes are written when the editor is idle, before
+  // anything reads them (bake, export) or when a project with marks is opened again after
+  // a crash (the edited model is the history replayed, so nothing is lost meanwhile).
+  `
+  CREATE TABLE edit_writes_pending (
+    file_id INTEGER PRIMARY KEY REFERENCES files(id) ON DELETE CASCADE,
+    since TEXT NOT NULL
+  );
+  `,
 ];
 
 /** The schema version this build writes. */

@@ -70,6 +70,7 @@ interface FileRow {
   updated_at: string;
   edit_base: string | null;
   edit_sha256: string | null;
+  write_pending: number | null;
 }
 
 interface BakeRow {
@@ -86,10 +87,11 @@ interface BakeRow {
 
 const fileColumns = `
   f.id, m.name AS module, a.name AS area, f.kind, f.name, f.format, f.size, f.sha256,
-  f.source_path, f.updated_at, e.base_sha256 AS edit_base, e.sha256 AS edit_sha256
+  f.source_path, f.updated_at, e.base_sha256 AS edit_base, e.sha256 AS edit_sha256, w.file_id AS write_pending
   FROM files f JOIN modules m ON m.id = f.module_id
   LEFT JOIN areas a ON a.id = f.area_id
-  LEFT JOIN edits e ON e.file_id = f.id`;
+  LEFT JOIN edits e ON e.file_id = f.id
+  LEFT JOIN edit_writes_pending w ON w.file_id = f.id`;
 
 function fileRecord(r: FileRow): FileRecord {
   return {
@@ -103,9 +105,10 @@ function fileRecord(r: FileRow): FileRecord {
     sha256: r.sha256,
     sourcePath: r.source_path,
     updatedAt: r.updated_at,
-    edited: r.edit_base !== null,
+    edited: r.edit_base !== null || r.write_pending !== null,
     editStale: r.edit_base !== null && r.edit_base !== r.sha256,
     editSha256: r.edit_sha256,
+    editWritePending: r.write_pending !== null,
   };
 }
 
@@ -312,6 +315,20 @@ export class ProjectStore {
 
   discardEdit(fileId: number): void {
     this.db.prepare('DELETE FROM edits WHERE file_id = ?').run(fileId);
+  }
+
+  /** Marks a file whose edited bytes are not written yet (its history is; see schema step 4). */
+  markEditWritePending(fileId: number): void {
+    this.db.prepare('INSERT INTO edit_writes_pending (file_id, since) VALUES (?, ?) ON CONFLICT (file_id) DO NOTHING').run(fileId, now());
+  }
+
+  clearEditWritePending(fileId: number): void {
+    this.db.prepare('DELETE FROM edit_writes_pending WHERE file_id = ?').run(fileId);
+  }
+
+  /** Files whose edited bytes are behind their history, oldest mark first. */
+  editWritesPending(): number[] {
+    return (this.db.prepare('SELECT file_id FROM edit_writes_pending ORDER BY since, file_id').all() as { file_id: number }[]).map((r) => r.file_id);
   }
 
   /** Stores a bake's output under the hash of exactly what it was baked from. */

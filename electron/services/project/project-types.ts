@@ -44,6 +44,11 @@ export interface FileRecord {
   editStale: boolean;
   /** Content hash of the saved edited bytes; null without edits. */
   editSha256: string | null;
+  /**
+   * Edits are in the history but their bytes are not written yet (written behind, see
+   * ProjectEdits `writeBehind`): the saved bytes and editSha256 lag until they are.
+   */
+  editWritePending: boolean;
 }
 
 export interface UpsertFileInput {

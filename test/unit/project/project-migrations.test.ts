@@ -49,10 +49,26 @@ const seeds: Record<number, { write(db: Database.Database): void; check(store: P
         { id: 1, at: 'then', targetPath: '/games/nwn2/modules/k/Enter World.trx', format: 'nwn2-trx', fileId: 1, bakeId: null, sha256: sha(walkmeshBytes), size: walkmeshBytes.length },
       ]);
       // An export logged before runs existed belongs to none, so restore never picks it up.
-      expect(store.listExportRuns()).toEqual([]);
+      expect(store.listExportRuns().filter((r) => r.startedAt !== 'v3 run')).toEqual([]);
       const run = store.beginExportRun({ target: '/games/nwn2/modules/k', backupDir: '/p.backups/1' });
       store.logExportRunEntry({ runId: run, targetPath: '/games/nwn2/modules/k/x.trx', resource: null, action: 'create', backupPath: null, format: 'nwn2-trx', bytes: walkmeshBytes });
       expect(store.listExportRunEntries(run)).toMatchObject([{ runId: run, action: 'create', verified: false }]);
+    },
+  },
+  3: {
+    write(db) {
+      db.prepare("INSERT INTO export_runs (id, started_at, finished_at, target, backup_dir, status) VALUES (7, 'v3 run', 'later', '/games/nwn2/modules/k', '/p.backups/7', 'done')").run();
+    },
+    check(store) {
+      expect(store.listExportRuns().find((r) => r.id === 7)).toMatchObject({ target: '/games/nwn2/modules/k', status: 'done' });
+      // Files from before write-behind have no marks; a mark comes and goes with the file's bytes written.
+      const file = store.listFiles()[0]!;
+      expect(store.editWritesPending()).toEqual([]);
+      expect(file.editWritePending).toBe(false);
+      store.markEditWritePending(file.id);
+      expect(store.fileById(file.id)).toMatchObject({ edited: true, editWritePending: true });
+      store.clearEditWritePending(file.id);
+      expect(store.editWritesPending()).toEqual([]);
     },
   },
 };

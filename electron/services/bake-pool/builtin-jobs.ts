@@ -1,5 +1,6 @@
 import { bakeBwm, bakeInputOf } from '../../../shared/bakers/kotor/bwm-bake';
 import { rebakeTrx } from '../../../shared/bakers/nwn2/trx-rebake';
+import { AREA_BAKE_JOB, encodeAreaBakeOutput, runAreaBake, runAreaBakeToTrx } from '../../../shared/edits/nwn2-area-bake-job';
 import { readBwm } from '../../../shared/formats/kotor/bwm-reader';
 import { writeBwm } from '../../../shared/formats/kotor/bwm-writer';
 import { DEFAULT_WALKABILITY } from '../../../shared/formats/kotor/surface-materials';
@@ -42,4 +43,18 @@ const kotorBake: JobRunner = (input, _options, progress) => {
   return { output: writeBwm(baked.document), summary: { faces: baked.faceOrder.length, walkableFaces: baked.walkableCount } };
 };
 
-export const builtinJobs: JobRegistry = { 'nwn2-rebake': nwn2Rebake, 'kotor-bake': kotorBake };
+/** An NWN2 area's live re-bake after a GIT edit (shared/edits/nwn2-area-bake-job.ts); never stored as a bake. */
+const nwn2AreaBake: JobRunner = (input, _options, progress) => {
+  progress('bake', 0);
+  const out = runAreaBake(input, env);
+  return { output: encodeAreaBakeOutput(out), summary: { ms: out.ms, tiles: out.tiles, reusedTiles: out.reusedTiles } };
+};
+
+/** An NWN2 area's TRX baked from its TRN and GIT as edited (project/nwn2-area-bake-source.ts). */
+const nwn2TrnBake: JobRunner = (input, _options, progress) => {
+  progress('bake', 0);
+  const r = runAreaBakeToTrx(input, env);
+  return { output: r.bytes, summary: { triangles: r.triangles, islands: r.islands, cutters: r.cutters, placeablesWithoutModel: r.placeablesWithoutModel } };
+};
+
+export const builtinJobs: JobRegistry = { 'nwn2-rebake': nwn2Rebake, 'kotor-bake': kotorBake, [AREA_BAKE_JOB]: nwn2AreaBake, 'nwn2-trn-bake': nwn2TrnBake };

@@ -5,7 +5,12 @@ import type { ProjectStore } from '../project/project-store';
 import type { FileRecord } from '../project/project-types';
 import type { JobOutcome, PoolEvent } from './bake-job-types';
 import { BakePool, type BakePoolOptions } from './bake-pool';
+import { nwn2AreaBakeJob, nwn2AreaSourcesOf } from '../project/nwn2-area-bake-source';
+import { writePendingEdits } from '../project/pending-edit-writes';
 import { BAKER_VERSIONS, type BuiltinJobKind } from './builtin-jobs';
+
+/** Every job kind a project file is baked with: the per-file kinds and NWN2's TRN + GIT bake. */
+export type BakeJobKind = BuiltinJobKind | 'nwn2-trn-bake';
 
 export interface RebakeOptions {
   /** Only this module's files. */
@@ -63,6 +68,15 @@ export function bakeSpecOf(file: FileRecord, kind: BuiltinJobKind): BakeSpec {
   return { bakerId: kind, bakerVersion: BAKER_VERSIONS[kind], inputs: [{ name: `${file.module}/${file.name}`, sha256 }] };
 }
 
+/** What job bakes a project file (undefined for files no baker takes), from which input, recorded under which spec. */
+export function bakeJobOf(store: ProjectStore, file: FileRecord): { kind: BakeJobKind; spec: BakeSpec; input: () => Uint8Array } | undefined {
+  const kind = bakeKindOf(file);
+  if (kind === undefined) return undefined;
+  const area = kind === 'nwn2-rebake' ? nwn2AreaSourcesOf(store, file) : undefined;
+  if (area) return { kind: 'nwn2-trn-bake', ...nwn2AreaBakeJob(store, file, area) };
+  return { kind, spec: bakeSpecOf(file, kind), input: () => bakeInputOf(store, file) };
+}
+
 function bakeInputOf(store: ProjectStore, file: FileRecord): Uint8Array {
   if (bakeSourceOf(file) === 'edit') {
     const edit = store.loadEdit(file.id);
@@ -78,6 +92,7 @@ function bakeInputOf(store: ProjectStore, file: FileRecord): Uint8Array {
  * worker wait at once, so a large project is not held in memory whole.
  */
 export async function rebakeProject(store: ProjectStore, options: RebakeOptions = {}): Promise<RebakeReport> {
+  const unwritable = new Map(writePendingEdits(store).map((f) => [f.fileId, f.message]));
   const candidates = store
     .listFiles(options.module !== undefined ? { module: options.module } : {})
     .map((file) => ({ file, kind: bakeKindOf(file) }))
@@ -88,12 +103,17 @@ export async function rebakeProject(store: ProjectStore, options: RebakeOptions 
     entries.push(e);
     options.onFile?.(e, entries.length, total);
   };
-  const todo: { file: FileRecord; kind: BuiltinJobKind; spec: BakeSpec }[] = [];
+  const todo: { file: FileRecord; kind: BakeJobKind; spec: BakeSpec; input: () => Uint8Array }[] = [];
   for (const c of candidates) {
-    const spec = bakeSpecOf(c.file, c.kind);
-    const previous = options.force ? undefined : store.lookupBake(spec);
+    const failure = unwritable.get(c.file.id);
+    if (failure !== undefined) {
+      add({ file: `${c.file.module}/${c.file.name}`, status: 'failed', reason: failure });
+      continue;
+    }
+    const job = bakeJobOf(store, c.file)!;
+    const previous = options.force ? undefined : store.lookupBake(job.spec);
     if (previous) add({ file: `${c.file.module}/${c.file.name}`, status: 'skipped', bakeId: previous.id });
-    else todo.push({ ...c, spec });
+    else todo.push({ file: c.file, ...job });
   }
   // Largest first (LPT scheduling): a big area started last would leave the other workers
   // idle while it finishes; size is a fair proxy for bake time.
@@ -118,7 +138,7 @@ export async function rebakeProject(store: ProjectStore, options: RebakeOptions 
       for (const t of todo) {
         if (fatal || options.signal?.aborted) break;
         const name = `${t.file.module}/${t.file.name}`;
-        const handle = pool.submit({ kind: t.kind, input: bakeInputOf(store, t.file), label: name });
+        const handle = pool.submit({ kind: t.kind, input: t.input(), label: name });
         submitted.add(handle.id);
         const settled: Promise<void> = handle.result
           .finally(() => submitted.delete(handle.id))

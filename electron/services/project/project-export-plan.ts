@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { readErf } from '../../../shared/formats/aurora/erf-reader';
+import { readGff } from '../../../shared/formats/aurora/gff-reader';
 import { resourceTypes } from '../../../shared/formats/aurora/resource-types';
 import { readRim } from '../../../shared/formats/aurora/rim-reader';
 import { BWM_FORMAT } from '../../../shared/formats/kotor/bwm-document';
@@ -11,11 +12,12 @@ import { handlerById } from '../../../shared/formats/format-registry';
 import { isMalformedInputError } from '../../../shared/binary/malformed-input-error';
 import { countBySeverity } from '../../../shared/validation/finding';
 import type { GameId } from '../../../shared/model/walkmesh';
-import { bakeKindOf, bakeSpecOf } from '../bake-pool/project-rebake';
+import { bakeJobOf } from '../bake-pool/project-rebake';
 import { nodeFormatEnvironment } from '../node-format-environment';
 import { FileAccessError } from '../file-access';
 import { contentHash } from './content-hash';
 import { resolveExportTarget, type ExportTarget } from './export-target';
+import { writePendingEdits } from './pending-edit-writes';
 import { nameKey, type ProjectStore } from './project-store';
 import type { FileRecord } from './project-types';
 import { resourceNameProblem } from './resource-name-check';
@@ -85,11 +87,13 @@ export function exportBytesOf(
   store: ProjectStore,
   file: FileRecord,
 ): { source: ExportSource; bytes: Uint8Array; bakeId: number | null } | { refused: string } {
-  const kind = bakeKindOf(file);
-  if (kind !== undefined) {
+  if (file.editWritePending) return { refused: 'its last edits could not be written (see the edit tools); undo them or fix the file, then export' };
+  const job = bakeJobOf(store, file);
+  if (job !== undefined) {
     if (file.editStale) return { refused: 'its saved edits were made on older bytes than the file now holds (it was imported again since)' };
-    const bake = store.lookupBake(bakeSpecOf(file, kind));
-    if (!bake) return { refused: `has no bake of its current ${file.edited ? 'edited ' : ''}bytes; run \`walkbench project rebake\` first` };
+    const bake = store.lookupBake(job.spec);
+    const what = job.kind === 'nwn2-trn-bake' ? 'its TRN and GIT as edited' : `its current ${file.edited ? 'edited ' : ''}bytes`;
+    if (!bake) return { refused: `has no bake of ${what}; run \`walkbench project rebake\` first` };
     return { source: 'bake', bytes: store.loadBakeOutput(bake.id), bakeId: bake.id };
   }
   if (file.edited) {
@@ -100,8 +104,20 @@ export function exportBytesOf(
   return { source: 'import', bytes: store.loadFileBytes(file.id), bakeId: null };
 }
 
+/** The export log's format of an NWN2 GIT (a GFF file, not a walkmesh format of the registry). */
+export const NWN2_GIT_EXPORT_FORMAT = 'nwn2-git';
+
 /** Reads and validates bytes with the format's handler; a reason when they do not read. */
 export function checkExportBytes(format: string, name: string, bytes: Uint8Array): { errors: number; warnings: number } | { refused: string } {
+  if (format === NWN2_GIT_EXPORT_FORMAT) {
+    try {
+      const gff = readGff(bytes);
+      return gff.fileType.trim() === 'GIT' ? { errors: 0, warnings: 0 } : { refused: `is a GFF ${JSON.stringify(gff.fileType.trim())} file, not a GIT` };
+    } catch (e) {
+      if (isMalformedInputError(e)) return { refused: `does not read as a GIT: ${e.withFile(name).message}` };
+      throw e;
+    }
+  }
   const handler = handlerById(format);
   if (!handler) return { refused: `format ${format} has no reader to check it with` };
   try {
@@ -152,10 +168,18 @@ const resRefLimit = (version: ArchiveView['version']) => (version === 'V1.1' ? 3
  * both refused.
  */
 export function planExport(store: ProjectStore, options: ExportPlanOptions): ExportPlan {
+  // Edited bytes an editor wrote behind are written first; a file that cannot be is refused below.
+  writePendingEdits(store);
   const game = store.info().game;
   const target = resolveExportTarget(game, options.to);
   const formats = EXPORTED_FORMATS[game];
-  const files = store.listFiles({ kind: 'walkmesh', ...(options.module !== undefined ? { module: options.module } : {}) }).filter((f) => f.format !== null && formats.includes(f.format));
+  const moduleFilter = options.module !== undefined ? { module: options.module } : {};
+  const files = [
+    ...store.listFiles({ kind: 'walkmesh', ...moduleFilter }).filter((f) => f.format !== null && formats.includes(f.format)),
+    // NWN2: an edited GIT goes with its area's TRX (baked from it), so the game places what
+    // the walkmesh was cut for.
+    ...(game === 'nwn2' ? store.listFiles({ kind: 'git', ...moduleFilter }).filter((f) => f.edited) : []),
+  ];
   const entries: PlannedExport[] = [];
   const refused: RefusedExport[] = [];
 
@@ -193,7 +217,8 @@ export function planExport(store: ProjectStore, options: ExportPlanOptions): Exp
       refused.push({ file: label, reason: chosen.refused });
       continue;
     }
-    const checked = checkExportBytes(f.format!, label, chosen.bytes);
+    const format = f.kind === 'git' ? NWN2_GIT_EXPORT_FORMAT : f.format!;
+    const checked = checkExportBytes(format, label, chosen.bytes);
     if ('refused' in checked) {
       refused.push({ file: label, reason: checked.refused });
       continue;
@@ -216,7 +241,7 @@ export function planExport(store: ProjectStore, options: ExportPlanOptions): Exp
       fileId: f.id,
       bakeId: chosen.bakeId,
       source: chosen.source,
-      format: f.format!,
+      format,
       targetPath,
       resource,
       action: existing === undefined ? 'create' : existing === sha256 ? 'unchanged' : 'replace',

@@ -1,0 +1,65 @@
+import { isMalformedInputError } from '../../../shared/binary/malformed-input-error';
+import { areaBakeModels, encodeAreaBakeInput, type AreaBakeInput } from '../../../shared/edits/nwn2-area-bake-job';
+import { encodeFrame } from '../../../shared/ipc/mesh-payload';
+import { readGff } from '../../../shared/formats/aurora/gff-reader';
+import { TRX_FORMAT } from '../../../shared/formats/nwn2/trx-document';
+import { contentHash, type BakeSpec } from './content-hash';
+import { projectPlaceableModels } from './project-placeable-models';
+import type { ProjectStore } from './project-store';
+import type { FileRecord } from './project-types';
+
+/** Bumped when the bytes of a TRN + GIT bake can change. */
+export const NWN2_TRN_BAKE_VERSION = '1';
+
+/** The bytes a project file holds now: its saved edit, else what was imported. */
+export function currentProjectBytes(store: ProjectStore, f: FileRecord): Uint8Array {
+  return (f.edited ? store.loadEdit(f.id)?.bytes : undefined) ?? store.loadFileBytes(f.id);
+}
+
+function stem(name: string): string {
+  return name.replace(/\.[^.]*$/, '').toLowerCase();
+}
+
+/**
+ * Decision: an NWN2 area's TRX is baked from its TRN and GIT (the full bake, as the toolset
+ * bakes it: cutters, placeable walkmeshes, tiles, tables) when the project holds both and
+ * the designer edited the GIT or the TRN; otherwise its own tables are re-baked from the
+ * TRX (the toolset's TRX is the better source while nothing it was baked from changed: it
+ * has the walkmeshes of placeables whose models the project may lack). This is what makes
+ * cutter and placeable edits reach the game.
+ */
+export function nwn2AreaSourcesOf(store: ProjectStore, trx: FileRecord): { trn: FileRecord; git: FileRecord } | undefined {
+  if (trx.kind !== 'walkmesh' || trx.format !== TRX_FORMAT) return undefined;
+  const siblings = store.listFiles({ module: trx.module }).filter((f) => f.area === trx.area && stem(f.name) === stem(trx.name));
+  const trn = siblings.find((f) => f.kind === 'trn') ?? siblings.find((f) => f.id !== trx.id && /\.trn$/i.test(f.name));
+  const git = siblings.find((f) => f.kind === 'git');
+  if (!trn || !git || !(git.edited || trn.edited)) return undefined;
+  return { trn, git };
+}
+
+/** The bake job of an area's TRN + GIT: its input frame and the spec its bake is recorded under. */
+export function nwn2AreaBakeJob(store: ProjectStore, trx: FileRecord, sources: { trn: FileRecord; git: FileRecord }): { spec: BakeSpec; input: () => Uint8Array } {
+  const trnBytes = currentProjectBytes(store, sources.trn);
+  const gitBytes = currentProjectBytes(store, sources.git);
+  let models: AreaBakeInput['models'] = [];
+  try {
+    models = areaBakeModels(readGff(gitBytes), projectPlaceableModels(store, trx.module));
+  } catch (e) {
+    // A GIT that does not read fails in the bake itself, with its name.
+    if (!isMalformedInputError(e)) throw e;
+  }
+  const spec: BakeSpec = {
+    bakerId: 'nwn2-trn-bake',
+    bakerVersion: NWN2_TRN_BAKE_VERSION,
+    inputs: [
+      { name: `${sources.trn.module}/${sources.trn.name}`, sha256: contentHash(trnBytes) },
+      { name: `${sources.git.module}/${sources.git.name}`, sha256: contentHash(gitBytes) },
+      // The placeable models as the bake gets them: a new or changed MDB or 2DA row bakes again.
+      { name: 'placeable models', sha256: contentHash(encodeFrame(models)) },
+    ],
+  };
+  return {
+    spec,
+    input: () => encodeAreaBakeInput({ name: `${trx.module}/${trx.name}`, gitName: `${sources.git.module}/${sources.git.name}`, trn: trnBytes, git: gitBytes, models, tileCache: null }),
+  };
+}

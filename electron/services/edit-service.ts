@@ -4,35 +4,48 @@ import type { DocumentEditCommand } from '../../shared/edits/document-edit-comma
 import type { EditCommand } from '../../shared/edits/edit-command';
 import { EditError } from '../../shared/edits/edit-error';
 import { meshEdgeOfRow, perimeterRow } from '../../shared/edits/kotor-transitions';
-import { rebakeNwn2Area } from '../../shared/edits/nwn2-area-rebake';
+import { areaBakeModels } from '../../shared/edits/nwn2-area-bake-job';
+import type { PlaceableModel } from '../../shared/bakers/nwn2/placeable-walkmesh';
 import { isDocumentEditKind } from '../../shared/edits/parse-document-edit-command';
 import type { GffDocument } from '../../shared/formats/aurora/gff-document';
+import { readGitPlaceables, readGitWalkmeshCutters } from '../../shared/formats/aurora/nwn2-git';
 import { loadDocument, UnknownFormatError, type LoadedDocument } from '../../shared/formats/inspect-file';
 import { BWM_FORMAT, type BwmDocument } from '../../shared/formats/kotor/bwm-document';
 import { areaFromDocuments, type KotorArea, type WokLoader } from '../../shared/formats/kotor/kotor-area';
 import { checkRoomLinks, fixOneSidedLink } from '../../shared/formats/kotor/kotor-room-links';
 import { LYT_FORMAT, type LytDocument } from '../../shared/formats/kotor/lyt-document';
 import { readLyt } from '../../shared/formats/kotor/lyt-reader';
-import { readTrx } from '../../shared/formats/nwn2/trx-reader';
-import type { AreaRebake, EditsApplyParams, EditsDelta, EditsOutcome, FixRoomLinkParams, HistoryEntry, PathQueryParams, PathQueryResult, ProjectParam, StepParams } from '../../shared/ipc/edits-contract';
+import type { EditsApplyParams, EditsDelta, EditsOutcome, FixRoomLinkParams, GitPlacements, HistoryEntry, PlacementsParams, PathQueryParams, PathQueryResult, PendingRebake, ProjectParam, RebakeResult, RebakeResultParams, StepParams } from '../../shared/ipc/edits-contract';
 import { ServiceError } from '../../shared/ipc/rpc-error';
 import { ModelMappingError } from '../../shared/model/model-mapping-error';
 import { pathSurfaceFor } from '../../shared/pathing/path-for-document';
 import type { PathQueryOptions } from '../../shared/pathing/path-surface';
 import type { Walkmesh } from '../../shared/model/walkmesh';
 import { copyWalkmesh } from '../../shared/edits/walkmesh-copy';
-import type { Finding } from '../../shared/validation/finding';
+import { error, type Finding } from '../../shared/validation/finding';
+import { gitOverlays } from '../../shared/views/placement-overlays';
+import type { LineOverlay } from '../../shared/views/view-overlay';
+import type { BakePoolOptions } from './bake-pool/bake-pool';
 import { FileAccessError, readBytes } from './file-access';
 import { nodeFormatEnvironment as env } from './node-format-environment';
+import { LiveAreaBaker } from './nwn2-live-area-bake';
 import { ProjectEdits, type EditOutcome } from './project/project-edits';
 import { ProjectFileError } from './project/project-file-error';
+import { ProjectFootprintModels } from './project/project-footprint-models';
 import { projectPlaceableModels } from './project/project-placeable-models';
 import { ProjectStore } from './project/project-store';
 import type { FileRecord } from './project/project-types';
 
+/** Re-bake tickets remembered for `edits.rebakeResult` (the live baker keeps as many results). */
+const MAX_OPEN_TICKETS = 64;
+/** Idle time after an edit before its written-behind bytes are written. */
+const WRITE_BEHIND_IDLE_MS = 400;
+
 export interface EditServiceOptions {
   /** The project open in the app (the edits default to it), or null. */
   currentProject(): string | null;
+  /** Settings of the worker the NWN2 live re-bakes run on (the Electron main process passes the worker entry). */
+  bakePool?: Omit<BakePoolOptions, 'concurrency'>;
 }
 
 export interface EditService {
@@ -42,6 +55,8 @@ export interface EditService {
     'edits.undo': (params: StepParams) => Promise<{ outcome: EditsOutcome | null }>;
     'edits.redo': (params: StepParams) => Promise<{ outcome: EditsOutcome | null }>;
     'edits.history': (params: ProjectParam) => Promise<{ entries: HistoryEntry[] }>;
+    'edits.rebakeResult': (params: RebakeResultParams) => Promise<RebakeResult>;
+    'edits.placements': (params: PlacementsParams) => Promise<GitPlacements>;
     'path.query': (params: PathQueryParams) => Promise<PathQueryResult>;
   };
   /**
@@ -51,13 +66,40 @@ export interface EditService {
    * next edit names faces and vertices of this model.
    */
   editedWalkmeshes(fileId: number): Walkmesh[] | undefined;
-  close(): void;
+  /**
+   * KotOR: the room-link findings (one-sided links…) about a room walkmesh of the open
+   * project, checked against its LYT's other rooms as edited; none for other files. An
+   * opened room shows them, so a one-sided link is seen before any edit.
+   */
+  roomLinkFindings(fileId: number): Finding[];
+  /**
+   * NWN2: bakes the area of a TRN or GIT of the open project in the background as it is
+   * now, so the live bake worker is started and warm and the area's tile tables are there
+   * for the first edit. Does nothing for other files or when the area has no GIT or TRN.
+   */
+  warmArea(fileId: number): void;
+  /**
+   * Writes the edited bytes that are written behind (paint strokes and moves mark their
+   * file; the bytes follow when the editor is idle). Called before anything else reads the
+   * project's bytes (bakes, export, Save As). Returns the files that could not be written.
+   */
+  flushWrites(): { fileId: number; message: string }[];
+  /** Writes what is behind, closes the project handle and ends the live re-bake worker. */
+  close(): Promise<void>;
 }
 
 interface OpenProject {
   file: string;
   store: ProjectStore;
   edits: ProjectEdits;
+  /** Placeable model lookups per module (reading the 2DA and MDBs once per project open). */
+  models: Map<string, (appearance: number) => PlaceableModel | undefined>;
+  /** Placeable outlines for the footprint view, made when a re-bake first needs them. */
+  footprints?: ProjectFootprintModels;
+  /** KotOR: the room-link findings last checked per room (a paint changes no seam, so they stay). */
+  linkFindings: Map<number, Finding[]>;
+  /** Files whose written-behind bytes could not be written, with the reason. */
+  writeFailures: Map<number, string>;
 }
 
 /**
@@ -66,10 +108,15 @@ interface OpenProject {
  * owns the tree's); both see every committed change, as SQLite readers do. An edit's reply
  * carries what the viewport and the findings panel need: the edited walkmeshes, their
  * findings, the document's own findings (connections, room links) and, after a cutter or
- * placeable edit, the NWN2 area baked again.
+ * placeable edit, the ticket of the NWN2 area's re-bake, which runs on a worker
+ * (nwn2-live-area-bake.ts) and is fetched with `edits.rebakeResult`.
  */
 export function createEditService(options: EditServiceOptions): EditService {
   let open: OpenProject | null = null;
+  const baker = new LiveAreaBaker(options.bakePool);
+  const areaOfTicket = new Map<number, number>();
+  /** The GIT each ticket baked and its module, for the placement overlays of its result. */
+  const gitOfTicket = new Map<number, { bytes: Uint8Array; module: string }>();
 
   function project(params: ProjectParam): OpenProject {
     const file = params.project ?? options.currentProject();
@@ -83,9 +130,39 @@ export function createEditService(options: EditServiceOptions): EditService {
       if (e instanceof ProjectFileError) throw new ServiceError(/no such/.test(e.message) ? 'not-found' : 'unreadable', e.message);
       throw e;
     }
+    // The project being left gets its written-behind bytes first.
+    flushWrites();
     open?.store.close();
-    open = { file, store, edits: new ProjectEdits(store, env) };
+    open = { file, store, edits: new ProjectEdits(store, env, { writeBehind: true }), models: new Map(), linkFindings: new Map(), writeFailures: new Map() };
+    // Marks a crashed session left: the history is there, the bytes are written now.
+    flushWrites();
     return open;
+  }
+
+  /** Edited bytes written behind (ProjectEdits writeBehind) are written after this idle time. */
+  let flushTimer: ReturnType<typeof setTimeout> | undefined;
+
+  function scheduleFlush(): void {
+    if (flushTimer) clearTimeout(flushTimer);
+    flushTimer = setTimeout(() => {
+      flushTimer = undefined;
+      flushWrites();
+    }, WRITE_BEHIND_IDLE_MS);
+    flushTimer.unref?.();
+  }
+
+  /** Writes every file whose edited bytes are behind; what cannot be written is kept as a failure to report. */
+  function flushWrites(): void {
+    if (flushTimer) clearTimeout(flushTimer);
+    flushTimer = undefined;
+    if (!open) return;
+    for (const id of [...open.writeFailures.keys()]) if (!open.store.fileById(id)?.editWritePending) open.writeFailures.delete(id);
+    for (const f of open.edits.flushWrites()) open.writeFailures.set(f.fileId, f.message);
+  }
+
+  function writeFailureFindings(p: OpenProject, fileId: number): Finding[] {
+    const message = p.writeFailures.get(fileId);
+    return message ? [error('edit.unwritable', `${message}; the edits are kept in the history: undo the last ones to make the file writable again`)] : [];
   }
 
   function record(p: OpenProject, fileId: number): FileRecord {
@@ -109,16 +186,17 @@ export function createEditService(options: EditServiceOptions): EditService {
     const r = record(p, o.fileId);
     const delta = wantDelta && o.result && !o.result.topology ? deltaOf(p.edits.meshes(o.fileId)[o.mesh]!, o.result.affectedFaces, o.result.affectedVertices) : null;
     const documentFindings: Finding[] = [...(o.documentFindings ?? [])];
-    let rebake: AreaRebake | null = null;
-    if (r.kind === 'git') {
-      const baked = rebakeArea(p, r);
-      if (baked) {
-        rebake = baked.rebake;
-        documentFindings.push(...baked.findings);
-      }
+    const rebakePending = r.kind === 'git' ? startAreaRebake(p, r) : null;
+    if (o.bytes === undefined) scheduleFlush();
+    // A moved vertex can open or close a seam as much as a changed transition can; a
+    // paint cannot, so its findings are the last ones (checking means writing the room).
+    if (isRoomWalkmesh(r)) {
+      const seamsKept = o.result !== undefined && !o.result.topology && o.result.affectedVertices.length === 0 && p.linkFindings.has(r.id);
+      const links = seamsKept ? p.linkFindings.get(r.id)! : roomLinkFindings(p, r);
+      p.linkFindings.set(r.id, links);
+      documentFindings.push(...links);
     }
-    // A moved vertex can open or close a seam as much as a changed transition can.
-    if (isRoomWalkmesh(r)) documentFindings.push(...roomLinkFindings(p, r));
+    documentFindings.push(...writeFailureFindings(p, r.id));
     return {
       fileId: o.fileId,
       mesh: o.mesh,
@@ -130,22 +208,57 @@ export function createEditService(options: EditServiceOptions): EditService {
       documentFindings,
       changedFiles: (o.others ?? []).map((x) => x.fileId),
       notes: o.notes ?? [],
-      rebake,
+      rebakePending,
     };
   }
 
-  /** The area's TRN (else TRX) baked with the GIT as edited; null when the project has neither. */
-  function rebakeArea(p: OpenProject, git: FileRecord): { rebake: AreaRebake; findings: Finding[] } | null {
-    const same = (f: FileRecord) => f.module === git.module && f.area === git.area && f.name.replace(/\.[^.]*$/, '').toLowerCase() === git.name.replace(/\.[^.]*$/, '').toLowerCase();
+  /**
+   * Starts the re-bake of the area's TRN (else TRX) with the GIT as edited, on the live
+   * bake worker; null when the project has neither.
+   */
+  function startAreaRebake(p: OpenProject, git: FileRecord, warm = false): PendingRebake | null {
+    const same = (f: FileRecord) => f.module === git.module && f.area === git.area && sameBaseName(f, git);
     const candidates = p.store.listFiles({ module: git.module }).filter(same);
     const source = candidates.find((f) => f.kind === 'trn') ?? candidates.find((f) => /\.trn$/i.test(f.name)) ?? candidates.find((f) => /\.trx$/i.test(f.name));
     if (!source) return null;
-    const trn = readProjectFile(p, source, (b) => readTrx(b, env));
+    let models = p.models.get(git.module);
+    if (!models) p.models.set(git.module, (models = projectPlaceableModels(p.store, git.module)));
+    const input = {
+      name: `${source.module}/${source.name}`,
+      gitName: `${git.module}/${git.name}`,
+      trn: currentBytes(p, source),
+      git: currentBytes(p, git),
+      models: areaBakeModels(p.edits.document(git.id) as GffDocument, models),
+    };
+    // The area's tables are handed from bake to bake; a changed TRN invalidates them, so
+    // its content hash is part of the key.
+    const area = `${p.file}\0${source.id}\0${source.sha256}\0${source.editSha256 ?? ''}`;
+    // A warm-up must never replace a bake an edit is waiting for: only an area not yet baked is warmed.
+    if (warm && baker.knows(area)) return null;
+    const ticket = baker.request(area, input);
+    if (!warm) {
+      areaOfTicket.set(ticket, source.id);
+      gitOfTicket.set(ticket, { bytes: input.git, module: git.module });
+      // Tickets nobody fetched (a page reloaded mid-bake) must not pile up.
+      for (const old of areaOfTicket.keys()) {
+        if (areaOfTicket.size <= MAX_OPEN_TICKETS) break;
+        areaOfTicket.delete(old);
+        gitOfTicket.delete(old);
+      }
+    }
+    return { ticket, sourceFileId: source.id };
+  }
+
+  /** The cutter outlines and placeable footprints of the GIT a ticket baked (none when it cannot be read). */
+  function placementOverlaysOf(ticket: number): LineOverlay[] {
+    const git = gitOfTicket.get(ticket);
+    gitOfTicket.delete(ticket);
+    if (!git || !open) return [];
+    open.footprints ??= new ProjectFootprintModels(open.store);
     try {
-      const r = rebakeNwn2Area(trn, p.edits.document(git.id) as GffDocument, source.name, projectPlaceableModels(p.store, git.module));
-      return { rebake: { sourceFileId: source.id, walkmesh: r.walkmesh, ms: r.ms, cutters: r.cutters, placeablesWithoutModel: r.placeablesWithoutModel }, findings: r.findings };
+      return gitOverlays('nwn2', git.bytes, open.footprints.forModule(git.module));
     } catch (e) {
-      if (e instanceof ModelMappingError) throw new ServiceError('invalid-params', `${git.module}/${source.name} cannot be baked with this GIT: ${e.message}`, 'params.command');
+      if (isMalformedInputError(e)) return [];
       throw e;
     }
   }
@@ -160,6 +273,7 @@ export function createEditService(options: EditServiceOptions): EditService {
   }
 
   function currentBytes(p: OpenProject, f: FileRecord): Uint8Array {
+    if (f.editWritePending) flushWrites();
     return (f.edited ? p.store.loadEdit(f.id)?.bytes : undefined) ?? p.store.loadFileBytes(f.id);
   }
 
@@ -265,6 +379,44 @@ export function createEditService(options: EditServiceOptions): EditService {
         });
       },
       'edits.history': async (params) => ({ entries: project(params).edits.history() }),
+      'edits.placements': async (params) => {
+        const p = project(params);
+        const f = record(p, params.fileId);
+        if (f.kind !== 'git') throw new ServiceError('invalid-params', `${f.module}/${f.name} is not a GIT (an area's placements)`, 'params.fileId');
+        const doc = editing(() => p.edits.document(f.id)) as GffDocument;
+        return {
+          cutters: readGitWalkmeshCutters(doc).map((c) => ({ index: c.index, tag: c.tag ?? null, polygon: Array.from(c.polygon), z: c.position.z })),
+          placeables: readGitPlaceables(doc).map((x) => ({
+            index: x.index,
+            tag: x.tag ?? null,
+            templateResRef: x.templateResRef ?? null,
+            appearance: x.appearance,
+            position: [x.x, x.y, x.z],
+            bearing: (x.bearing * 180) / Math.PI,
+            walkable: x.isWalkable,
+          })),
+        };
+      },
+      'edits.rebakeResult': async ({ ticket }) => {
+        const sourceFileId = areaOfTicket.get(ticket);
+        const waiting = baker.result(ticket);
+        if (!waiting || sourceFileId === undefined) return { ticket, status: 'unknown', rebake: null, findings: [], overlays: [], error: null };
+        const r = await waiting;
+        areaOfTicket.delete(ticket);
+        if (r.status !== 'done') {
+          gitOfTicket.delete(ticket);
+          return { ticket, status: r.status, rebake: null, findings: [], overlays: [], error: r.status === 'failed' ? r.error : null };
+        }
+        const o = r.output;
+        return {
+          ticket,
+          status: 'done',
+          rebake: { sourceFileId, walkmesh: o.walkmesh, ms: o.ms, waitMs: r.waitMs, cutters: o.cutters, placeablesWithoutModel: o.placeablesWithoutModel, tiles: o.tiles, reusedTiles: o.reusedTiles },
+          findings: o.findings,
+          overlays: placementOverlaysOf(ticket),
+          error: null,
+        };
+      },
       'path.query': async (params) => {
         if ((params.fileId === undefined) === (params.path === undefined)) {
           throw new ServiceError('invalid-params', 'give either params.fileId (a project file) or params.path (a file on disk)', 'params.fileId');
@@ -272,15 +424,48 @@ export function createEditService(options: EditServiceOptions): EditService {
         return params.fileId !== undefined ? queryProjectPath({ ...params, fileId: params.fileId }) : queryDiskPath(params.path!, params);
       },
     },
+    warmArea(fileId) {
+      if (!options.currentProject()) return;
+      try {
+        const p = project({});
+        const f = p.store.fileById(fileId);
+        if (!f || !(f.kind === 'git' || f.kind === 'trn' || /\.(trn|trx)$/i.test(f.name))) return;
+        const git = f.kind === 'git' ? f : p.store.listFiles({ module: f.module }).find((g) => g.kind === 'git' && g.area === f.area && sameBaseName(g, f));
+        if (!git) return;
+        // Nobody waits for this ticket; its tables stay with the area.
+        startAreaRebake(p, git, true);
+      } catch {
+        // Warming is an optimisation: a project or file that cannot be read shows its error when edited.
+      }
+    },
     editedWalkmeshes(fileId) {
       if (!options.currentProject()) return undefined;
       const p = project({});
       // Copies: the renderer gets a snapshot, the model stays the service's.
       return editing(() => p.edits.meshes(fileId).map(copyWalkmesh));
     },
-    close() {
+    roomLinkFindings(fileId) {
+      if (!options.currentProject()) return [];
+      const p = project({});
+      const room = p.store.fileById(fileId);
+      if (!room || !isRoomWalkmesh(room)) return [];
+      return editing(() => {
+        const found = kotorArea(p, room);
+        const index = found ? [...found.files].find(([, f]) => f.id === room.id)?.[0] : undefined;
+        return found && index !== undefined ? checkRoomLinks(found.area).filter((f) => f.room === index) : [];
+      });
+    },
+    flushWrites() {
+      flushWrites();
+      return open ? [...open.writeFailures].map(([fileId, message]) => ({ fileId, message })) : [];
+    },
+    async close() {
+      flushWrites();
       open?.store.close();
       open = null;
+      areaOfTicket.clear();
+      gitOfTicket.clear();
+      await baker.close();
     },
   };
 }
@@ -297,6 +482,11 @@ function deltaOf(mesh: Walkmesh, faces: Uint32Array, vertices: Uint32Array): Edi
     vertices: vertices.slice(),
     positions,
   };
+}
+
+/** The same name but for the extension (an area's TRN and GIT). */
+function sameBaseName(a: FileRecord, b: FileRecord): boolean {
+  return a.name.replace(/\.[^.]*$/, '').toLowerCase() === b.name.replace(/\.[^.]*$/, '').toLowerCase();
 }
 
 /** A KotOR room walkmesh (.wok), by its recorded format or, when none was recorded, its name. */

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { isMalformedInputError } from '../../shared/binary/malformed-input-error';
 import { handlerById } from '../../shared/formats/format-registry';
-import { warning } from '../../shared/validation/finding';
+import { warning, type Finding } from '../../shared/validation/finding';
 import { gitOverlays } from '../../shared/views/placement-overlays';
 import type { OpenedFile } from '../../shared/ipc/contract';
 import type { ProjectTree, ProjectTreeFile, ProjectTreeModule } from '../../shared/ipc/project-contract';
@@ -18,6 +18,8 @@ export interface ProjectServiceOptions {
   onProjectChanged?(file: string): void;
   /** The edit service's model of an edited file, which the viewport must show (see EditService). */
   editedWalkmeshes?(fileId: number): OpenedFile['walkmeshes'] | undefined;
+  /** Findings about the file that need its area (KotOR room links), added to its report. */
+  areaFindings?(fileId: number): Finding[];
 }
 
 export interface ProjectService {
@@ -71,7 +73,9 @@ function withAreaPlacements(store: ProjectStore, models: ProjectFootprintModels,
   const git = gits.find((f) => f.area === record.area) ?? (game === 'kotor' && gits.length === 1 ? gits[0] : undefined);
   if (!git) return opened;
   try {
-    return { ...opened, overlays: [...(opened.overlays ?? []), ...gitOverlays(game, store.loadFileBytes(git.id), models.forModule(record.module))] };
+    // The GIT as edited: its cutters and placeables are what the area is baked with.
+    const gitBytes = (git.edited ? store.loadEdit(git.id)?.bytes : undefined) ?? store.loadFileBytes(git.id);
+    return { ...opened, overlays: [...(opened.overlays ?? []), ...gitOverlays(game, gitBytes, models.forModule(record.module))] };
   } catch (e) {
     if (!isMalformedInputError(e)) throw e;
     const finding = warning('area.git.unreadable', `${git.module}/${git.name}: ${e.withFile(git.name).message}; its placements are not shown`);
@@ -125,7 +129,10 @@ export function createProjectService(options: ProjectServiceOptions): ProjectSer
       const bytes = edit ? edit.bytes : s.loadFileBytes(fileId);
       const opened = withAreaPlacements(s, (models ??= new ProjectFootprintModels(s)), record, options.open(record.name, null, bytes));
       const edited = edit && opened.walkmeshes.length > 0 ? options.editedWalkmeshes?.(fileId) : undefined;
-      return { ...opened, ...(edited ? { walkmeshes: edited } : {}), name: edit ? `${record.name} (edited)` : record.name };
+      const area = opened.report.readFailure === null ? (options.areaFindings?.(fileId) ?? []) : [];
+      const errors = [...opened.report.errors, ...area.filter((f) => f.severity === 'error')];
+      const report = area.length === 0 ? opened.report : { ...opened.report, errors, warnings: [...opened.report.warnings, ...area.filter((f) => f.severity !== 'error')], ok: errors.length === 0 };
+      return { ...opened, report, ...(edited ? { walkmeshes: edited } : {}), name: edit ? `${record.name} (edited)` : record.name };
     },
     'project.saveAs': async ({ path: target }) => {
       const s = requireStore();

@@ -124,9 +124,17 @@ export function createWalkbenchService(options: WalkbenchServiceOptions = {}): C
     ...(options.onProjectOpened ? { onProjectChanged: options.onProjectOpened } : {}),
     // Called only once both services exist (on a project.openFile call).
     editedWalkmeshes: (fileId) => edits.editedWalkmeshes(fileId),
+    areaFindings: (fileId) => edits.roomLinkFindings(fileId),
   });
-  const edits = createEditService({ currentProject: () => projects.current() });
+  const edits = createEditService({ currentProject: () => projects.current(), ...(options.bakePool ? { bakePool: options.bakePool } : {}) });
   const exports = createExportService({ emit: events.emit, currentProject: () => projects.current() ?? options.project ?? null });
+
+  function afterWrites<P, R>(run: (params: P) => Promise<R>): (params: P) => Promise<R> {
+    return async (params) => {
+      edits.flushWrites();
+      return run(params);
+    };
+  }
 
   return {
     'app.info': async () => info,
@@ -141,8 +149,22 @@ export function createWalkbenchService(options: WalkbenchServiceOptions = {}): C
     },
     ...jobService.handlers,
     ...projects.handlers,
+    'project.openFile': async (params) => {
+      const opened = await projects.handlers['project.openFile'](params);
+      // An NWN2 area opened for editing: its first cutter or placeable edit then finds a warm
+      // bake worker and the area's tile tables ready.
+      edits.warmArea(params.fileId);
+      return opened;
+    },
     ...edits.handlers,
     ...exports.handlers,
+    // Whatever reads the project's edited bytes gets them written first (the editor writes
+    // a paint's or a move's bytes behind, when idle).
+    'jobs.bake': afterWrites(jobService.handlers['jobs.bake']),
+    'export.plan': afterWrites(exports.handlers['export.plan']),
+    'export.run': afterWrites(exports.handlers['export.run']),
+    'project.saveAs': afterWrites(projects.handlers['project.saveAs']),
+    'project.open': afterWrites(projects.handlers['project.open']),
     ...(options.dialogs ?? browserDialogs),
   };
 }

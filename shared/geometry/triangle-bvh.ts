@@ -104,6 +104,93 @@ export function buildTriangleBvh(positions: Float32Array, triangles: Uint32Array
   return { positions, triangles, bounds, left, start, count, order, nodeCount };
 }
 
+/**
+ * Recomputes every node's box from the triangles' current corners (after vertices moved,
+ * the corners and faces unchanged), keeping the tree: O(nodes), far cheaper than a build.
+ * Children are always stored after their parent, so one pass from the last node up sees
+ * both children before the parent. Large moves leave a looser tree; picking stays exact.
+ */
+export function refitTriangleBvh(bvh: TriangleBvh): void {
+  for (let node = bvh.nodeCount - 1; node >= 0; node--) {
+    if (bvh.left[node]! >= 0) joinChildren(bvh, node);
+    else fitLeaf(bvh, node);
+  }
+}
+
+/** Each node's parent and each face's leaf, for refitting a few faces (built once per tree). */
+const refitIndexes = new WeakMap<TriangleBvh, { parent: Int32Array; leafOf: Int32Array }>();
+
+/**
+ * Refits only the boxes over the listed faces (the faces round moved vertices): their
+ * leaves, then those leaves' ancestors, each once. Same boxes as refitTriangleBvh gives;
+ * a long list falls back to it.
+ */
+export function refitTriangleBvhFaces(bvh: TriangleBvh, faces: ArrayLike<number>): void {
+  if (faces.length * 16 > bvh.order.length) {
+    refitTriangleBvh(bvh);
+    return;
+  }
+  let index = refitIndexes.get(bvh);
+  if (!index) {
+    const parent = new Int32Array(bvh.nodeCount).fill(-1);
+    const leafOf = new Int32Array(bvh.order.length).fill(-1);
+    for (let node = 0; node < bvh.nodeCount; node++) {
+      const l = bvh.left[node]!;
+      if (l >= 0) parent[l] = parent[l + 1] = node;
+      else for (let i = bvh.start[node]!; i < bvh.start[node]! + bvh.count[node]!; i++) leafOf[bvh.order[i]!] = node;
+    }
+    refitIndexes.set(bvh, (index = { parent, leafOf }));
+  }
+  const inner = new Set<number>();
+  const leaves = new Set<number>();
+  for (let i = 0; i < faces.length; i++) {
+    const leaf = index.leafOf[faces[i]!] ?? -1;
+    if (leaf < 0 || leaves.has(leaf)) continue;
+    leaves.add(leaf);
+    fitLeaf(bvh, leaf);
+    for (let p = index.parent[leaf]!; p >= 0 && !inner.has(p); p = index.parent[p]!) inner.add(p);
+  }
+  // Children are stored after their parents: from the highest index down, children first.
+  for (const node of Array.from(inner).sort((a, b) => b - a)) joinChildren(bvh, node);
+}
+
+function joinChildren(bvh: TriangleBvh, node: number): void {
+  const bounds = bvh.bounds;
+  const b = node * 6;
+  const l = bvh.left[node]!;
+  const lb = l * 6, rb = (l + 1) * 6;
+  for (let k = 0; k < 3; k++) {
+    bounds[b + k] = Math.min(bounds[lb + k]!, bounds[rb + k]!);
+    bounds[b + 3 + k] = Math.max(bounds[lb + 3 + k]!, bounds[rb + 3 + k]!);
+  }
+}
+
+function fitLeaf(bvh: TriangleBvh, node: number): void {
+  const { bounds, start, count, order, positions: p, triangles: t } = bvh;
+  let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
+  const end = start[node]! + count[node]!;
+  for (let i = start[node]!; i < end; i++) {
+    const f = order[i]!;
+    for (let c = 0; c < 3; c++) {
+      const v = t[f * 3 + c]! * 3;
+      const x = p[v]!, y = p[v + 1]!, z = p[v + 2]!;
+      if (x < minX) minX = x;
+      if (y < minY) minY = y;
+      if (z < minZ) minZ = z;
+      if (x > maxX) maxX = x;
+      if (y > maxY) maxY = y;
+      if (z > maxZ) maxZ = z;
+    }
+  }
+  const b = node * 6;
+  bounds[b] = minX;
+  bounds[b + 1] = minY;
+  bounds[b + 2] = minZ;
+  bounds[b + 3] = maxX;
+  bounds[b + 4] = maxY;
+  bounds[b + 5] = maxZ;
+}
+
 /** Quickselect: puts the face with the k-th smallest centroid on `axis` at k, smaller before it. */
 function selectNth(order: Uint32Array, centroid: Float32Array, axis: number, lo: number, hi: number, k: number): void {
   while (hi > lo) {

@@ -14,7 +14,7 @@ import type { LineOverlay } from '../views/view-overlay';
 import { appCommandSchema, type AppCommand } from './app-commands';
 import { exportJobParamsSchema, exportParamsSchema, exportProgressSchema, exportRestoreParamsSchema, type ExportParams, type ExportPlanResult, type ExportProgress, type ExportRestoreResult } from './export-contract';
 import { bakeJobParamsSchema, jobIdParamsSchema, jobProgressSchema, type BakeJobParams, type JobProgress } from './jobs-contract';
-import { editsApplySchema, fixRoomLinkSchema, pathQuerySchema, projectParamSchema, stepParamsSchema, type EditsApplyParams, type EditsOutcome, type FixRoomLinkParams, type HistoryEntry, type PathQueryParams, type PathQueryResult, type ProjectParam, type StepParams } from './edits-contract';
+import { editsApplySchema, fixRoomLinkSchema, pathQuerySchema, placementsSchema, projectParamSchema, rebakeResultSchema, stepParamsSchema, type EditsApplyParams, type EditsOutcome, type FixRoomLinkParams, type GitPlacements, type PlacementsParams, type HistoryEntry, type PathQueryParams, type PathQueryResult, type ProjectParam, type RebakeResult, type RebakeResultParams, type StepParams } from './edits-contract';
 
 /** Largest file the services read or accept as bytes (Skyrim.esm is about 250 MB). */
 export const MAX_FILE_BYTES = 512 * 1024 * 1024;
@@ -85,6 +85,10 @@ export interface WalkbenchContract {
   'edits.undo': { params: StepParams; result: { outcome: EditsOutcome | null } };
   'edits.redo': { params: StepParams; result: { outcome: EditsOutcome | null } };
   'edits.history': { params: ProjectParam; result: { entries: HistoryEntry[] } };
+  /** NWN2: waits for the background re-bake an edit started (EditsOutcome.rebakePending). */
+  'edits.rebakeResult': { params: RebakeResultParams; result: RebakeResult };
+  /** NWN2: the cutters and placeables of a GIT of the open project, as edited. */
+  'edits.placements': { params: PlacementsParams; result: GitPlacements };
   /** The path between two points on a project file or a file on disk, or why there is none. */
   'path.query': { params: PathQueryParams; result: PathQueryResult };
   /** Export of the open project into a game folder (shared/ipc/export-contract.ts): the dry-run list. */
@@ -130,6 +134,8 @@ export const paramSchemas: { readonly [M in Method]: Schema<Params<M>> } = {
   'edits.undo': stepParamsSchema,
   'edits.redo': stepParamsSchema,
   'edits.history': projectParamSchema,
+  'edits.rebakeResult': rebakeResultSchema,
+  'edits.placements': placementsSchema,
   'path.query': pathQuerySchema,
   'export.plan': exportParamsSchema,
   'export.run': exportParamsSchema,

@@ -12,6 +12,7 @@ import { parseEditCommand } from '../edits/parse-edit-command';
 import type { Walkmesh } from '../model/walkmesh';
 import type { BreakEdge, NoPathCode, PathEnd, Point3, UnlinkedEdge } from '../pathing/path-result';
 import type { Finding } from '../validation/finding';
+import type { LineOverlay } from '../views/view-overlay';
 import * as s from './schema';
 import type { Schema } from './schema';
 
@@ -51,11 +52,43 @@ export interface AreaRebake {
   /** The project file of the area's TRN (or TRX) that was baked. */
   sourceFileId: number;
   walkmesh: Walkmesh;
-  /** Wall-clock milliseconds of the bake. */
+  /** Wall-clock milliseconds of the bake, in its worker. */
   ms: number;
+  /** Milliseconds from the edit to the finished bake (queueing and transfer included). */
+  waitMs: number;
   cutters: number;
   /** Placeables whose models were not in the project, so they do not cut the walkmesh. */
   placeablesWithoutModel: number;
+  tiles: number;
+  /** Tiles whose path tables were unchanged and taken from the area's previous bake. */
+  reusedTiles: number;
+}
+
+/** A re-bake an edit started in the background: fetch it with `edits.rebakeResult`. */
+export interface PendingRebake {
+  ticket: number;
+  /** The project file of the area's TRN (or TRX) being baked. */
+  sourceFileId: number;
+}
+
+export interface RebakeResultParams {
+  ticket: number;
+}
+
+export interface RebakeResult {
+  ticket: number;
+  /**
+   * `superseded`: a later edit of the same area replaced this bake before it started (its
+   * own ticket brings the area as it is now); `unknown`: no such ticket (or its result was
+   * already fetched).
+   */
+  status: 'done' | 'superseded' | 'failed' | 'unknown';
+  rebake: AreaRebake | null;
+  /** What the bake says about the area (placeables without a model, slivers…). */
+  findings: Finding[];
+  /** The GIT's placements as baked (cutter outlines, placeable footprints), replacing those the area's tab shows. */
+  overlays: LineOverlay[];
+  error: string | null;
 }
 
 /**
@@ -90,8 +123,8 @@ export interface EditsOutcome {
   /** Other files the step changed (a link fixed on both sides). */
   changedFiles: number[];
   notes: string[];
-  /** NWN2: the area re-baked after a GIT edit, when its TRN is in the project. */
-  rebake: AreaRebake | null;
+  /** NWN2: after a GIT edit, the area's re-bake running in the background (when its TRN is in the project). */
+  rebakePending: PendingRebake | null;
 }
 
 export interface HistoryEntry {
@@ -186,6 +219,21 @@ export const fixRoomLinkSchema: Schema<FixRoomLinkParams> = s.object({
   edge: s.number({ min: 0, max: 2, integer: true }),
   mode: s.optional(s.literal('reciprocate', 'unlink')),
 });
+
+export interface PlacementsParams extends ProjectParam {
+  /** An NWN2 GIT of the project. */
+  fileId: number;
+}
+
+/** What an NWN2 GIT places, as edited: what the cutter and placeable tools pick from. */
+export interface GitPlacements {
+  cutters: { index: number; tag: string | null; /** World x, y pairs. */ polygon: number[]; z: number }[];
+  placeables: { index: number; tag: string | null; templateResRef: string | null; appearance: number; position: Point3; /** Degrees. */ bearing: number; walkable: boolean }[];
+}
+
+export const placementsSchema: Schema<PlacementsParams> = s.object({ project: projectPath, fileId });
+
+export const rebakeResultSchema: Schema<RebakeResultParams> = s.object({ ticket: s.number({ min: 1, max: Number.MAX_SAFE_INTEGER, integer: true }) });
 
 export const projectParamSchema: Schema<ProjectParam> = s.object({ project: projectPath });
 

@@ -10,6 +10,7 @@ import { runNwn2BakeBench } from './nwn2-bake-bench';
 import { runKotorDeriveBench } from './kotor-bench';
 import { runProjectBench, runProjectPipelineBench } from './project-bench';
 import { runEditBench } from './edit-bench';
+import { runEditServiceBench } from './edit-service-bench';
 import { runNwn2LiveBakeBench } from './nwn2-live-bake-bench';
 import { runBakePoolBench } from './bake-pool-bench';
 import { runJobsBench } from './jobs-bench';
@@ -209,9 +210,14 @@ if (opts.suite === undefined || 'edits'.includes(opts.suite)) {
   runEditBench();
 }
 
+if (opts.suite === undefined || 'edit service'.includes(opts.suite)) {
+  process.stdout.write('\n');
+  await runEditServiceBench();
+}
+
 if (opts.suite === undefined || 'nwn2 live bake'.includes(opts.suite)) {
   process.stdout.write('\n');
-  runNwn2LiveBakeBench({ runs });
+  await runNwn2LiveBakeBench({ runs });
 }
 
 if (opts.suite === undefined || 'viewport'.includes(opts.suite)) {

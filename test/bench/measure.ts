@@ -8,6 +8,12 @@ export function median(values: readonly number[]): number {
   return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
+/** The p-th percentile (0..100, nearest rank) of a non-empty list. */
+export function percentile(values: readonly number[], p: number): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
+}
+
 let gcFunction: (() => void) | undefined;
 
 /**

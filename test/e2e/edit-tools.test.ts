@@ -17,6 +17,7 @@ import { DEFAULT_WALKABILITY, isWalkableMaterial } from '../../shared/formats/ko
 import { inspectBytes, loadDocument } from '../../shared/formats/inspect-file';
 import { findField } from '../../shared/formats/aurora/gff-fields';
 import { readGff } from '../../shared/formats/aurora/gff-reader';
+import { readGitWalkmeshCutters } from '../../shared/formats/aurora/nwn2-git';
 import { TRX_FORMAT } from '../../shared/formats/nwn2/trx-document';
 import type { NavDocument } from '../../shared/formats/source/nav-document';
 import { TRI_WATER } from '../../shared/formats/skyrim/nvnm-document';
@@ -28,67 +29,12 @@ import { faceCount, type Walkmesh } from '../../shared/model/walkmesh';
 import { faceIslands } from '../../shared/views/face-islands';
 import { buildRenderer, launchChromium, openProjectPage, recordPageProblems } from '../support/browser-app';
 import { fixturesRoot, readFixture } from '../support/fixtures';
+import { areaXY, centroid, clearFaces, coversXY, heightAt, sameFace, vertex, vertexPickPoint, withStore, type P3 } from '../support/walkmesh-probes';
 
 const ROOM = 'm10aa_09a.wok';
 /** Three islands (40, 2 and 1 walkable faces): a path between them cannot exist. */
 const SPLIT_ROOM = 'm10aa_03a.wok';
 const roomPath = (name: string) => path.join(fixturesRoot, 'kotor/k1-blackvulkar', name);
-
-type P3 = [number, number, number];
-
-function withStore<T>(file: string, fn: (store: ProjectStore) => T): T {
-  const store = ProjectStore.open(file);
-  try {
-    return fn(store);
-  } finally {
-    store.close();
-  }
-}
-
-function centroid(m: Walkmesh, f: number): P3 {
-  const out: P3 = [0, 0, 0];
-  for (let k = 0; k < 3; k++) for (let c = 0; c < 3; c++) out[c] += m.positions[m.triangles[f * 3 + k]! * 3 + c]! / 3;
-  return out;
-}
-
-function vertex(m: Walkmesh, v: number): P3 {
-  return [m.positions[v * 3]!, m.positions[v * 3 + 1]!, m.positions[v * 3 + 2]!];
-}
-
-function areaXY(m: Walkmesh, f: number): number {
-  const [a, b, c] = [0, 1, 2].map((k) => vertex(m, m.triangles[f * 3 + k]!));
-  return Math.abs((b![0] - a![0]) * (c![1] - a![1]) - (c![0] - a![0]) * (b![1] - a![1])) / 2;
-}
-
-function coversXY(m: Walkmesh, f: number, x: number, y: number): boolean {
-  const [a, b, c] = [0, 1, 2].map((k) => vertex(m, m.triangles[f * 3 + k]!));
-  const s = (p: P3, q: P3) => (q[0] - p[0]) * (y - p[1]) - (q[1] - p[1]) * (x - p[0]);
-  const d1 = s(a!, b!), d2 = s(b!, c!), d3 = s(c!, a!);
-  return (d1 >= 0 && d2 >= 0 && d3 >= 0) || (d1 <= 0 && d2 <= 0 && d3 <= 0);
-}
-
-/** Height of face `f`'s plane at (x, y). */
-function heightAt(m: Walkmesh, f: number, x: number, y: number): number {
-  const [a, b, c] = [0, 1, 2].map((k) => vertex(m, m.triangles[f * 3 + k]!)) as [P3, P3, P3];
-  const d = (b[1] - c[1]) * (a[0] - c[0]) + (c[0] - b[0]) * (a[1] - c[1]);
-  if (Math.abs(d) < 1e-12) return Math.max(a[2], b[2], c[2]);
-  const wa = ((b[1] - c[1]) * (x - c[0]) + (c[0] - b[0]) * (y - c[1])) / d;
-  const wb = ((c[1] - a[1]) * (x - c[0]) + (a[0] - c[0]) * (y - c[1])) / d;
-  return wa * a[2] + wb * b[2] + (1 - wa - wb) * c[2];
-}
-
-/** Walkable faces with nothing above their centroid, largest first: a click there from the top view hits them. */
-function clearFaces(m: Walkmesh): number[] {
-  const out: number[] = [];
-  for (let f = 0; f < faceCount(m); f++) {
-    if (!m.faceWalkable[f] || areaXY(m, f) < 0.5) continue;
-    const [x, y, z] = centroid(m, f);
-    let alone = true;
-    for (let g = 0; g < faceCount(m) && alone; g++) if (g !== f && coversXY(m, g, x, y) && heightAt(m, g, x, y) > z + 0.01) alone = false;
-    if (alone) out.push(f);
-  }
-  return out.sort((a, b) => areaXY(m, b) - areaXY(m, a));
-}
 
 /** The file's walkmesh as the project holds it now: its saved edit, else its imported bytes. */
 function projectMesh(project: string, fileId: number): Walkmesh {
@@ -106,14 +52,6 @@ function projectMesh(project: string, fileId: number): Walkmesh {
  */
 function editedMesh(project: string, fileId: number): Walkmesh {
   return withStore(project, (s) => new ProjectEdits(s, env).meshes(fileId)[0]!);
-}
-
-/** The face of `m` with the same corner positions as face `f` of `of` (face order may differ). */
-function sameFace(m: Walkmesh, of: Walkmesh, f: number): number {
-  const key = (w: Walkmesh, g: number) => [0, 1, 2].map((k) => vertex(w, w.triangles[g * 3 + k]!).join(',')).sort().join(' ');
-  const want = key(of, f);
-  for (let g = 0; g < faceCount(m); g++) if (key(m, g) === want) return g;
-  throw new Error(`no face with the corners of face ${f}`);
 }
 
 /** The room's document and model as the project holds them now. */
@@ -199,12 +137,9 @@ describe('edit tools and path preview in browser mode', () => {
    * `avoid`), so the vertex tool picks `v` and not a wall's corner above it.
    */
   async function pickVertex(m: Walkmesh, v: number, avoid: number): Promise<void> {
-    const clear = clearFaces(m);
-    const best = clear.find((f) => f !== avoid && [0, 1, 2].some((k) => m.triangles[f * 3 + k] === v)) ?? -1;
-    expect(best, `vertex ${v} has a face to click on`).toBeGreaterThanOrEqual(0);
-    const c = centroid(m, best);
-    const p = vertex(m, v);
-    await clickAt([p[0] * 0.8 + c[0] * 0.2, p[1] * 0.8 + c[1] * 0.2, p[2] * 0.8 + c[2] * 0.2]);
+    const p = vertexPickPoint(m, v, avoid);
+    expect(p, `vertex ${v} has a face to click on`).not.toBeNull();
+    await clickAt(p!);
   }
 
   /** Runs an action that makes one edit, undo or redo, and waits until the page shows it. */
@@ -825,18 +760,99 @@ describe('NWN2 walkmesh cutters drawn on the ground, baked again in the backgrou
     await expect.poll(async () => (await page.getByTestId('placed-count').textContent())?.trim()).toBe('3 points');
     await edited(() => page.getByTestId('add-cutter').click());
     expect(cutters()).toBe(before + 1);
-    expect(await page.getByTestId('edit-message').textContent()).toMatch(/area re-baked in \d+ ms/);
+    // The re-bake runs on a worker; the message says so until its result is shown.
+    await expect.poll(() => page.getByTestId('edit-message').textContent(), { timeout: 30_000 }).toMatch(/area re-baked in \d+ ms \((\d+) of (\d+) tiles' path tables baked\), shown \d+ ms after the edit$/);
+    const [, bakedTiles, allTiles] = /\((\d+) of (\d+) tiles/.exec((await page.getByTestId('edit-message').textContent())!)!;
+    // Opening the area baked it in the background already, so even the first edit bakes
+    // only the tiles the cutter touches.
+    expect(Number(bakedTiles)).toBeGreaterThan(0);
+    expect(Number(bakedTiles)).toBeLessThan(Number(allTiles));
+    await expect.poll(() => page.getByTestId('rebake-status').count()).toBe(0);
+    // The area's tab shows the GIT as baked: the tree lists one cutter more.
+    const cutterLine = async () => (await page.getByTestId('tree-child').allTextContents()).map((c) => c.trim()).find((c) => c.endsWith('× walkmesh cutter'));
+    const walkmeshCutters = () => withStore(project, (st) => readGitWalkmeshCutters(readGff(st.loadEdit(gitId)?.bytes ?? st.loadFileBytes(gitId))).length);
+    const cuttersNow = walkmeshCutters();
+    await expect.poll(cutterLine).toBe(`${cuttersNow} × walkmesh cutter`);
     const shownCut = await faceCountShown();
     expect(shownCut).not.toBe(shownBefore);
     await expect.poll(async () => (await page.getByTestId('placed-count').textContent())?.trim()).toBe('0 points');
 
     await edited(() => page.getByTestId('undo').click());
     expect(cutters()).toBe(before);
-    const shownUndone = await faceCountShown();
-    expect(shownUndone).not.toBe(shownCut);
+    await expect.poll(faceCountShown, { timeout: 30_000 }).not.toBe(shownCut);
+    await expect.poll(() => page.getByTestId('edit-message').textContent(), { timeout: 30_000 }).toMatch(/^Undone: .* area re-baked in \d+ ms/);
+    const [, undoneTiles, tiles] = /\((\d+) of (\d+) tiles/.exec((await page.getByTestId('edit-message').textContent())!)!;
+    expect(Number(undoneTiles)).toBeGreaterThan(0);
+    expect(Number(undoneTiles)).toBeLessThan(Number(tiles));
+    await expect.poll(cutterLine).toBe(`${cuttersNow - 1} × walkmesh cutter`);
+    expect(walkmeshCutters()).toBe(cuttersNow - 1);
     await edited(() => page.getByTestId('redo').click());
     expect(cutters()).toBe(before + 1);
-    expect(await faceCountShown()).toBe(shownCut);
+    await expect.poll(faceCountShown, { timeout: 30_000 }).toBe(shownCut);
+  }, 180_000);
+
+  it('edits a cutter picked from the GIT: its corners are dragged on the ground, updated, then it is deleted; a placeable is copied to a placed point', async () => {
+    const gitNow = () => withStore(project, (st) => readGff(st.loadEdit(gitId)?.bytes ?? st.loadFileBytes(gitId)));
+    const toScreen = (p: P3) => page.evaluate(([x, y, z]) => (window as unknown as { __walkbench: { toScreen(x: number, y: number, z: number): [number, number] | null } }).__walkbench.toScreen(x!, y!, z!), p);
+    await page.getByTestId('clear-placed').click().catch(() => undefined);
+    const list = readGitWalkmeshCutters(gitNow());
+    const box = (await page.getByTestId('viewport-canvas').boundingBox())!;
+    // A cutter whose corners are all on screen.
+    let picked: (typeof list)[number] | undefined;
+    for (const c of list) {
+      let inside = true;
+      for (let i = 0; i < c.polygon.length / 2 && inside; i++) {
+        const sp = await toScreen([c.polygon[i * 2]!, c.polygon[i * 2 + 1]!, c.position.z]);
+        inside = sp !== null && sp[0] > 20 && sp[1] > 20 && sp[0] < box.width - 20 && sp[1] < box.height - 20;
+      }
+      if (inside) {
+        picked = c;
+        break;
+      }
+    }
+    expect(picked).toBeDefined();
+    const c = picked!;
+    await expect.poll(async () => page.getByTestId('cutter-list').locator('option').count()).toBe(list.length + 1);
+    await page.getByTestId('cutter-list').selectOption(String(c.index));
+    await page.getByTestId('edit-cutter-corners').click();
+    const corners = c.polygon.length / 2;
+    await expect.poll(async () => (await page.getByTestId('placed-count').textContent())?.trim()).toBe(`${corners} points`);
+
+    // Drag corner 0 by 30 px on screen.
+    const sp = (await toScreen([c.polygon[0]!, c.polygon[1]!, c.position.z]))!;
+    await page.mouse.move(box.x + sp[0], box.y + sp[1]);
+    await page.mouse.down();
+    await page.mouse.move(box.x + sp[0] + 15, box.y + sp[1] + 10, { steps: 3 });
+    await page.mouse.move(box.x + sp[0] + 30, box.y + sp[1] + 20, { steps: 3 });
+    await page.mouse.up();
+    // Still the same number of points: the drag moved one, it did not place another.
+    expect((await page.getByTestId('placed-count').textContent())?.trim()).toBe(`${corners} points`);
+    await edited(() => page.getByTestId('update-cutter').click());
+    const updated = readGitWalkmeshCutters(gitNow()).find((x) => x.index === c.index)!;
+    expect(Math.hypot(updated.polygon[0]! - c.polygon[0]!, updated.polygon[1]! - c.polygon[1]!)).toBeGreaterThan(0.05);
+    expect(Array.from(updated.polygon.slice(2))).toEqual(Array.from(c.polygon.slice(2)).map((v) => expect.closeTo(v, 3)));
+    await expect.poll(() => page.getByTestId('edit-message').textContent(), { timeout: 30_000 }).toMatch(/area re-baked in \d+ ms/);
+
+    await edited(() => page.getByTestId('delete-cutter').click());
+    expect(readGitWalkmeshCutters(gitNow())).toHaveLength(list.length - 1);
+    await expect.poll(async () => page.getByTestId('cutter-list').locator('option').count()).toBe(list.length);
+    await edited(() => page.getByTestId('undo').click());
+    expect(readGitWalkmeshCutters(gitNow())).toHaveLength(list.length);
+
+    // A copy of placeable 0 where a point is placed.
+    const placeablesBefore = findField(gitNow().root, 'Placeable List')?.value;
+    const countBefore = Array.isArray(placeablesBefore) ? placeablesBefore.length : 0;
+    if (countBefore > 0) {
+      const d = loadDocument(`${AREA}.trn`, readFixture(path.join(dir, `${AREA}.trn`)), env);
+      const mesh = d.handler.toWalkmeshes(d.document, `${AREA}.trn`)[0]!;
+      await page.getByTestId('tool-place').click();
+      await clickAt(centroid(mesh, clearFaces(mesh)[1]!));
+      await page.getByTestId('placeable-list').selectOption('0');
+      await edited(() => page.getByTestId('copy-placeable').click());
+      const after = findField(gitNow().root, 'Placeable List')?.value;
+      expect(Array.isArray(after) ? after.length : 0).toBe(countBefore + 1);
+      await expect.poll(async () => page.getByTestId('placeable-list').locator('option').count()).toBe(countBefore + 1);
+    }
   }, 180_000);
 
   it('ran without console errors or page errors', () => {

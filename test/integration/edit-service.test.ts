@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createEditService } from '../../electron/services/edit-service';
+import { createEditService, type EditService } from '../../electron/services/edit-service';
 import { createWalkbenchService } from '../../electron/services/walkbench-service';
 import { ProjectStore } from '../../electron/services/project/project-store';
 import { areaConnections } from '../../shared/edits/source-connections';
@@ -9,6 +9,7 @@ import { readGitPlaceables, readGitWalkmeshCutters } from '../../shared/formats/
 import { readBwm } from '../../shared/formats/kotor/bwm-reader';
 import { readNav } from '../../shared/formats/source/nav-reader';
 import { paramSchemas } from '../../shared/ipc/contract';
+import type { EditsOutcome, RebakeResult } from '../../shared/ipc/edits-contract';
 import { validate } from '../../shared/ipc/schema';
 import { ServiceError } from '../../shared/ipc/rpc-error';
 import type { Point3 } from '../../shared/pathing/path-result';
@@ -315,11 +316,19 @@ describe('edit service: NWN2 cutters re-bake the area', () => {
 
     // Move an existing cutter to where it changes nothing, to get the area's baseline bake.
     const first = readGitWalkmeshCutters(readGff(gitBytes))[0]!;
-    const base = await service.handlers['edits.apply']({ fileId: gitId, command: { kind: 'nwn2-set-cutter', index: first.index, polygon: Array.from(first.polygon) } });
-    expect(base.rebake).not.toBeNull();
+    const edit = await service.handlers['edits.apply']({ fileId: gitId, command: { kind: 'nwn2-set-cutter', index: first.index, polygon: Array.from(first.polygon) } });
+    expect(edit.rebakePending).not.toBeNull();
+    const baseResult = await service.handlers['edits.rebakeResult']({ ticket: edit.rebakePending!.ticket });
+    expect(baseResult.status).toBe('done');
+    const base = { rebake: baseResult.rebake };
+    expect(base.rebake!.sourceFileId).toBe(ids[0]);
     expect(base.rebake!.cutters).toBe(cutters);
     expect(base.rebake!.placeablesWithoutModel).toBeGreaterThan(0);
-    expect(base.documentFindings.filter((f) => f.code === 'nwn2.bake.placeable-model-missing')).toHaveLength(base.rebake!.placeablesWithoutModel);
+    expect(baseResult.findings.filter((f) => f.code === 'nwn2.bake.placeable-model-missing')).toHaveLength(base.rebake!.placeablesWithoutModel);
+    // The first bake of the area has no earlier tables: every tile is baked.
+    expect(base.rebake!.reusedTiles).toBe(0);
+    // A fetched ticket is gone.
+    expect((await service.handlers['edits.rebakeResult']({ ticket: edit.rebakePending!.ticket })).status).toBe('unknown');
 
     const bounds = base.rebake!.walkmesh.positions;
     let cx = 0, cy = 0;
@@ -328,19 +337,101 @@ describe('edit service: NWN2 cutters re-bake the area', () => {
       cx += bounds[i * 3]! / n;
       cy += bounds[i * 3 + 1]! / n;
     }
-    const added = await service.handlers['edits.apply']({ fileId: gitId, command: { kind: 'nwn2-add-cutter', polygon: [cx - 1, cy - 1, cx + 1, cy - 1, cx + 1, cy + 1, cx - 1, cy + 1] } });
+    const added = await baked(service, await service.handlers['edits.apply']({ fileId: gitId, command: { kind: 'nwn2-add-cutter', polygon: [cx - 1, cy - 1, cx + 1, cy - 1, cx + 1, cy + 1, cx - 1, cy + 1] } }));
     expect(added.rebake!.cutters).toBe(cutters + 1);
     expect(added.rebake!.ms).toBeGreaterThan(0);
+    expect(added.rebake!.waitMs).toBeGreaterThanOrEqual(added.rebake!.ms);
     expect(added.rebake!.walkmesh.triangles.length).not.toBe(base.rebake!.walkmesh.triangles.length);
+    // A 2 m cutter touches few tiles: the others keep their tables from the bake before.
+    expect(added.rebake!.reusedTiles).toBeGreaterThan(0);
+    expect(added.rebake!.reusedTiles).toBeLessThan(added.rebake!.tiles);
+    // The result brings the GIT's cutter outlines as baked: one more than before.
+    expect(added.overlays.find((o) => o.id === 'cutters')?.classes[0]?.count).toBe(cutters + 1);
 
     await service.handlers['edits.undo']({});
-    const back = (await service.handlers['edits.undo']({})).outcome!;
+    const back = await baked(service, (await service.handlers['edits.undo']({})).outcome!);
     expect(back.rebake!.walkmesh.triangles.length).toBe(base.rebake!.walkmesh.triangles.length);
+    expect(Array.from(back.rebake!.walkmesh.positions)).toEqual(Array.from(base.rebake!.walkmesh.positions));
     const store = ProjectStore.open(file);
     expect(store.loadEdit(gitId)).toBeUndefined();
     expect(same(store.loadFileBytes(gitId), gitBytes)).toBe(true);
     store.close();
-    service.close();
+    await service.close();
+  });
+
+  it('edits made while a bake runs collapse into the newest: the waiting ones are superseded, the last one is baked', async () => {
+    const { file, ids } = makeProject('nwn2-burst', 'nwn2', [
+      { fixture: 'nwn2/mordmansion/CSLMordMansion.TRN', kind: 'trn' },
+      { fixture: 'nwn2/mordmansion/CSLMordMansion.GIT', kind: 'git' },
+    ]);
+    const gitId = ids[1]!;
+    const cutter = readGitWalkmeshCutters(readGff(readFixture(path.join(fixturesRoot, 'nwn2/mordmansion/CSLMordMansion.GIT'))))[0]!;
+    const service = createEditService({ currentProject: () => file });
+    // A drag: five positions sent one after the other without waiting for any bake.
+    const tickets: number[] = [];
+    for (let k = 0; k < 5; k++) {
+      const moved = Array.from(cutter.polygon, (v, i) => (i % 2 === 0 ? v + k * 0.25 : v));
+      tickets.push((await service.handlers['edits.apply']({ fileId: gitId, command: { kind: 'nwn2-set-cutter', index: cutter.index, polygon: moved } })).rebakePending!.ticket);
+    }
+    const results = await Promise.all(tickets.map((ticket) => service.handlers['edits.rebakeResult']({ ticket })));
+    // The first starts at once; the second to fourth wait and are replaced by the next.
+    expect(results.map((r) => r.status)).toEqual(['done', 'superseded', 'superseded', 'superseded', 'done']);
+    // The last result is the area as edited: the same as a bake of the final GIT from scratch.
+    const fresh = createEditService({ currentProject: () => file });
+    const again = await baked(fresh, await fresh.handlers['edits.apply']({ fileId: gitId, command: { kind: 'nwn2-set-cutter', index: cutter.index, polygon: Array.from(cutter.polygon, (v, i) => (i % 2 === 0 ? v + 4 * 0.25 : v)) } }));
+    expect(Array.from(results[4]!.rebake!.walkmesh.positions)).toEqual(Array.from(again.rebake!.walkmesh.positions));
+    expect(Array.from(results[4]!.rebake!.walkmesh.triangles)).toEqual(Array.from(again.rebake!.walkmesh.triangles));
+    await service.close();
+    await fresh.close();
+  });
+
+  it('a TRN the bake cannot read ends its ticket as failed, naming the file; the GIT edit itself stands', async () => {
+    const file = projectPath('nwn2-bad-trn.walkbench');
+    const store = ProjectStore.create(file, { name: 'bad', game: 'nwn2' });
+    const trn = readFixture(path.join(fixturesRoot, 'nwn2/mordmansion/CSLMordMansion.TRN')).slice(0, 200);
+    store.upsertFile({ module: 'm', area: 'a', name: 'CSLMordMansion.TRN', kind: 'trn', bytes: trn });
+    const gitBytes = readFixture(path.join(fixturesRoot, 'nwn2/mordmansion/CSLMordMansion.GIT'));
+    const gitId = store.upsertFile({ module: 'm', area: 'a', name: 'CSLMordMansion.GIT', kind: 'git', bytes: gitBytes }).fileId;
+    store.close();
+    const service = createEditService({ currentProject: () => file });
+    const cutter = readGitWalkmeshCutters(readGff(gitBytes))[0]!;
+    const edit = await service.handlers['edits.apply']({ fileId: gitId, command: { kind: 'nwn2-set-cutter', index: cutter.index, polygon: Array.from(cutter.polygon, (v) => v + 1) } });
+    const r = await service.handlers['edits.rebakeResult']({ ticket: edit.rebakePending!.ticket });
+    expect(r.status).toBe('failed');
+    expect(r.error).toMatch(/CSLMordMansion\.TRN/);
+    expect((await service.handlers['edits.history']({})).entries).toHaveLength(1);
+    await service.close();
+  });
+});
+
+describe('edit service: an NWN2 GIT\'s placements for the cutter and placeable tools', () => {
+  it('lists the cutters and placeables as edited; deleting a cutter renumbers the list; a non-GIT is refused', async () => {
+    const { file, ids } = makeProject('nwn2-placements', 'nwn2', [
+      { fixture: 'nwn2/mordmansion/CSLMordMansion.TRN', kind: 'trn' },
+      { fixture: 'nwn2/mordmansion/CSLMordMansion.GIT', kind: 'git' },
+    ]);
+    const gitId = ids[1]!;
+    const gff = readGff(readFixture(path.join(fixturesRoot, 'nwn2/mordmansion/CSLMordMansion.GIT')));
+    const cutters = readGitWalkmeshCutters(gff);
+    const placeables = readGitPlaceables(gff);
+    const service = createEditService({ currentProject: () => file });
+    const before = await service.handlers['edits.placements']({ fileId: gitId });
+    expect(before.cutters.map((c) => c.index)).toEqual(cutters.map((c) => c.index));
+    expect(before.cutters[0]!.polygon).toEqual(Array.from(cutters[0]!.polygon));
+    expect(before.placeables).toHaveLength(placeables.length);
+    expect(before.placeables.map((p) => p.appearance)).toEqual(placeables.map((p) => p.appearance));
+    expect(before.placeables[0]!.bearing).toBeCloseTo((placeables[0]!.bearing * 180) / Math.PI, 9);
+
+    const gone = cutters[0]!;
+    await service.handlers['edits.apply']({ fileId: gitId, command: { kind: 'nwn2-delete-cutter', index: gone.index } });
+    const after = await service.handlers['edits.placements']({ fileId: gitId });
+    expect(after.cutters).toHaveLength(cutters.length - 1);
+    expect(after.cutters.map((c) => c.polygon)).not.toContainEqual(Array.from(gone.polygon));
+    await service.handlers['edits.undo']({});
+    expect((await service.handlers['edits.placements']({ fileId: gitId })).cutters).toEqual(before.cutters);
+
+    await expect(service.handlers['edits.placements']({ fileId: ids[0]! })).rejects.toThrow(/CSLMordMansion\.TRN is not a GIT/);
+    await service.close();
   });
 });
 
@@ -359,20 +450,30 @@ describe('edit service: NWN2 placeables from the project re-bake the area', () =
 
     // Row 1599 of placeables.2da is PLC_MC_BALCONY3.
     const first = readGitWalkmeshCutters(readGff(readFixture(path.join(fixturesRoot, 'nwn2/mordmansion/CSLMordMansion.GIT'))))[0]!;
-    const base = await service.handlers['edits.apply']({ fileId: gitId, command: { kind: 'nwn2-set-cutter', index: first.index, polygon: Array.from(first.polygon) } });
+    const base = await baked(service, await service.handlers['edits.apply']({ fileId: gitId, command: { kind: 'nwn2-set-cutter', index: first.index, polygon: Array.from(first.polygon) } }));
     const P = base.rebake!.walkmesh.positions;
     const walkable = base.rebake!.walkmesh.faceWalkable.indexOf(1);
     const at = [0, 1, 2].map((a) => (P[base.rebake!.walkmesh.triangles[walkable * 3]! * 3 + a]! + P[base.rebake!.walkmesh.triangles[walkable * 3 + 1]! * 3 + a]! + P[base.rebake!.walkmesh.triangles[walkable * 3 + 2]! * 3 + a]!) / 3) as [number, number, number];
-    const placed = await service.handlers['edits.apply']({ fileId: gitId, command: { kind: 'nwn2-add-placeable', appearance: 1599, templateResRef: 'plc_mc_balcony3', position: at } });
+    const placed = await baked(service, await service.handlers['edits.apply']({ fileId: gitId, command: { kind: 'nwn2-add-placeable', appearance: 1599, templateResRef: 'plc_mc_balcony3', position: at } }));
     expect(placed.rebake!.placeablesWithoutModel).toBe(base.rebake!.placeablesWithoutModel);
     expect(placed.rebake!.walkmesh.triangles.length).not.toBe(base.rebake!.walkmesh.triangles.length);
     const index = readGitPlaceablesCount(file, gitId) - 1;
-    const turned = await service.handlers['edits.apply']({ fileId: gitId, command: { kind: 'nwn2-rotate-placeable', index, bearing: 1 } });
-    expect(turned.label).toBe(`Rotate placeable ${index}`);
+    const turnEdit = await service.handlers['edits.apply']({ fileId: gitId, command: { kind: 'nwn2-rotate-placeable', index, bearing: 1 } });
+    expect(turnEdit.label).toBe(`Rotate placeable ${index}`);
+    const turned = await baked(service, turnEdit);
     expect(Array.from(turned.rebake!.walkmesh.positions)).not.toEqual(Array.from(placed.rebake!.walkmesh.positions));
-    service.close();
+    await service.close();
   });
 });
+
+/** The background re-bake an edit started, waited for (it must succeed). */
+async function baked(service: EditService, outcome: EditsOutcome): Promise<RebakeResult> {
+  expect(outcome.rebakePending).not.toBeNull();
+  const r = await service.handlers['edits.rebakeResult']({ ticket: outcome.rebakePending!.ticket });
+  expect(r.error).toBeNull();
+  expect(r.status).toBe('done');
+  return r;
+}
 
 function readGitPlaceablesCount(file: string, gitId: number): number {
   const s = ProjectStore.open(file);

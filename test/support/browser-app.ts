@@ -4,6 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startBrowserServer, type BrowserServer } from '../../electron/services/browser-server';
+import type { JobService } from '../../electron/services/job-service';
 import { createWalkbenchService } from '../../electron/services/walkbench-service';
 import { createEventHub } from '../../shared/ipc/event-hub';
 import { repoRoot } from './fixtures';
@@ -61,19 +62,29 @@ export function recordPageProblems(page: Page, problems: string[], options: Page
   });
 }
 
+export interface ProjectPageOptions {
+  /** A browser to open the page in (several suites share one); else one is launched. */
+  browser?: Browser;
+  /** Handed the app's job service (bakes), which the caller then closes. */
+  onJobService?: (jobs: JobService) => void;
+}
+
 /**
  * Serves a project file in browser mode with the app opening it at start, and opens it in
- * Chromium once the project tree is shown. The caller closes browser and server.
+ * Chromium once the project tree is shown. The caller closes browser (or the page, when
+ * the browser is shared), server and job service.
  */
 export async function openProjectPage(
   project: string,
   rendererDir: string,
   problems: string[],
   problemOptions: PageProblemOptions = {},
+  app: ProjectPageOptions = {},
 ): Promise<{ server: BrowserServer; browser: Browser; page: Page }> {
   const events = createEventHub();
-  const server = await startBrowserServer({ service: createWalkbenchService({ startupFile: project, startupIsProject: true, project, events }), events, rendererDir });
-  const browser = await launchChromium();
+  const service = createWalkbenchService({ startupFile: project, startupIsProject: true, project, events, ...(app.onJobService ? { onJobService: app.onJobService } : {}) });
+  const server = await startBrowserServer({ service, events, rendererDir });
+  const browser = app.browser ?? (await launchChromium());
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   recordPageProblems(page, problems, problemOptions);
   const response = await page.goto(server.url);

@@ -4,15 +4,20 @@ import type { DocumentEditCommand } from '../../../shared/edits/document-edit-co
 import type { EditCommand } from '../../../shared/edits/edit-command';
 import { floodSelect, walkmeshGrid, type FloodRule } from '../../../shared/edits/selection';
 import { dropToSurface, snapToGrid } from '../../../shared/edits/vertex-placement';
-import type { EditsOutcome, HistoryEntry, PathQueryResult } from '../../../shared/ipc/edits-contract';
+import { applyEditsDelta, type DeltaChange } from '../../../shared/edits/apply-edits-delta';
+import { EditError } from '../../../shared/edits/edit-error';
+import type { OpenedFile } from '../../../shared/ipc/contract';
+import type { AreaRebake, EditsDelta, EditsOutcome, HistoryEntry, PathQueryResult } from '../../../shared/ipc/edits-contract';
 import { WalkbenchRpcError } from '../../../shared/ipc/rpc-error';
 import { faceCount, type Walkmesh } from '../../../shared/model/walkmesh';
 import type { Point3 } from '../../../shared/pathing/path-result';
 import type { Finding } from '../../../shared/validation/finding';
+import type { LineOverlay } from '../../../shared/views/view-overlay';
 import { combineFaces, facesWithin, nudgeVertices, verticesOfFaces, type SelectMode } from '../tools/face-selection';
 import { projectFileIdOf } from '../tools/tab-file';
 import { clientKey } from '../transport/client-key';
-import { useDocumentStore } from './document-store';
+import { carryViewData } from '../viewport/file-view-data';
+import { useDocumentStore, type OpenTab } from './document-store';
 import { useProjectStore } from './project-store';
 import { useSelectionStore } from './selection-store';
 
@@ -26,6 +31,18 @@ export type ToolId = 'select' | 'box' | 'lasso' | 'paint' | 'vertices' | 'move' 
 function describe(e: unknown): string {
   if (e instanceof WalkbenchRpcError) return e.message;
   return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * An edit reply's delta as the store applied it: the tab's file `before` became `after`, the
+ * same walkmesh arrays patched in place (see applyEditsDelta) with the new findings, so the
+ * viewport redraws only `change` instead of the whole mesh.
+ */
+export interface AppliedDelta {
+  before: OpenedFile;
+  after: OpenedFile;
+  mesh: number;
+  change: DeltaChange;
 }
 
 /** A number typed in a field: empty means "leave as it is"; 0x… is hexadecimal. */
@@ -69,6 +86,17 @@ export const useEditStore = defineStore('edit', () => {
   const history = shallowRef<HistoryEntry[]>([]);
   /** Bumped after each edit, undo or redo that reached the viewport (the e2e tests wait on it). */
   const revision = ref(0);
+  /** NWN2 area re-bakes running in the background, and a count of those shown. */
+  const rebaking = ref(0);
+  const rebakeRevision = ref(0);
+  const rebakeMessage = ref<string | null>(null);
+  /** Per area (its TRN's file id) the newest re-bake ticket: older results are stale. */
+  const latestRebake = new Map<number, number>();
+  /**
+   * The last reply applied as a delta, bumped per reply (a new object each time): the
+   * walkmesh arrays are patched in place and never deep-watched, so the viewport follows this.
+   */
+  const lastDelta = shallowRef<AppliedDelta | null>(null);
 
   /** Points placed on the ground with the place tool (a cutter's corners, a placeable's spot). */
   const placed = ref<Point3[]>([]);
@@ -136,24 +164,86 @@ export const useEditStore = defineStore('edit', () => {
     }
   }
 
-  /** An NWN2 area baked again after a GIT edit: the open TRN (or TRX) shows the new walkmesh. */
-  function absorbRebake(outcome: EditsOutcome): void {
-    const r = outcome.rebake;
-    const tab = r ? doc.tabs.find((t) => t.key === `project:${r.sourceFileId}`) : undefined;
-    if (!r || !tab) return;
-    const errors = outcome.documentFindings.filter((f) => f.severity === 'error');
-    const warnings = outcome.documentFindings.filter((f) => f.severity === 'warning');
+  /**
+   * NWN2: an edit of the GIT starts a re-bake of the area in the background; the reply
+   * only carries its ticket. The result is fetched without holding the edit tools (more
+   * edits may follow while it runs; a newer ticket of the same area makes this one's
+   * result stale, and the service reports a waiting one as superseded).
+   */
+  function awaitRebake(outcome: EditsOutcome): void {
+    const pending = outcome.rebakePending;
+    if (!pending) return;
+    latestRebake.set(pending.sourceFileId, pending.ticket);
+    rebaking.value++;
+    void client!
+      .call('edits.rebakeResult', { ticket: pending.ticket })
+      .then((r) => {
+        if (latestRebake.get(pending.sourceFileId) !== pending.ticket && r.status !== 'failed') return;
+        if (r.status === 'failed') error.value = `The area could not be baked again: ${r.error ?? 'unknown error'}`;
+        if (r.status !== 'done' || !r.rebake) return;
+        absorbRebake(r.rebake, r.findings, r.overlays);
+        const reused = r.rebake.tiles > 0 ? ` (${r.rebake.tiles - r.rebake.reusedTiles} of ${r.rebake.tiles} tiles' path tables baked)` : '';
+        rebakeMessage.value = `area re-baked in ${r.rebake.ms.toFixed(0)} ms${reused}, shown ${r.rebake.waitMs.toFixed(0)} ms after the edit`;
+        if (message.value) message.value = `${message.value.replace(/ · (area re-baking…|area re-baked .*)$/, '')} · ${rebakeMessage.value}`;
+        rebakeRevision.value++;
+      })
+      .catch((e: unknown) => {
+        error.value = `The area could not be baked again: ${describe(e)}`;
+      })
+      .finally(() => {
+        rebaking.value--;
+      });
+  }
+
+  /** The open TRN (or TRX) of a re-baked area shows the new walkmesh and what the bake found. */
+  function absorbRebake(r: AreaRebake, findings: Finding[], placements: LineOverlay[]): void {
+    const tab = doc.tabs.find((t) => t.key === `project:${r.sourceFileId}`);
+    if (!tab) return;
+    // The GIT's views (cutter outlines, footprints) as baked; the TRN's own views stay.
+    const replaced = new Set(placements.map((o) => o.id));
+    const overlays = [...(tab.file.overlays ?? []).filter((o) => !replaced.has(o.id)), ...placements];
+    const errors = findings.filter((f) => f.severity === 'error');
+    const warnings = findings.filter((f) => f.severity === 'warning');
     const walkmeshes = tab.file.walkmeshes.length <= 1 ? [r.walkmesh] : tab.file.walkmeshes.map((m, i) => (i === 0 ? r.walkmesh : m));
-    const file = markRaw({ ...tab.file, walkmeshes, report: { ...tab.file.report, errors, warnings, ok: errors.length === 0 && tab.file.report.readFailure === null } });
+    const file = markRaw({ ...tab.file, walkmeshes, overlays, report: { ...tab.file.report, errors, warnings, ok: errors.length === 0 && tab.file.report.readFailure === null } });
     doc.tabs = doc.tabs.map((t) => (t === tab ? markRaw({ ...t, file }) : t));
+  }
+
+  /**
+   * A reply carrying only what changed: copied into the open tab's walkmesh arrays, the tab
+   * given a new file object (new findings; the view data carried over, see carryViewData).
+   * A delta that does not fit the tab's walkmesh (the tab is not the file as the edits hold
+   * it) leaves it untouched, and the tab reads the file again instead.
+   */
+  function absorbDelta(tab: OpenTab, outcome: EditsOutcome, delta: EditsDelta): void {
+    const before = tab.file;
+    const m = before.walkmeshes[outcome.mesh];
+    let change: DeltaChange;
+    try {
+      if (!m) throw new EditError('delta', `${before.name} has no walkmesh ${outcome.mesh}`);
+      change = applyEditsDelta(m, delta);
+    } catch (e) {
+      if (!(e instanceof EditError)) throw e;
+      void reread(outcome.fileId).catch((e2: unknown) => (error.value = describe(e2)));
+      return;
+    }
+    const all: Finding[] = [...outcome.findings, ...outcome.documentFindings];
+    const errors = all.filter((f) => f.severity === 'error');
+    const warnings = all.filter((f) => f.severity === 'warning');
+    const report = { ...before.report, errors, warnings, ok: errors.length === 0 && before.report.readFailure === null };
+    const after = markRaw({ ...before, report });
+    carryViewData(before, after, { mesh: outcome.mesh, movedVertices: change.vertices, islands: change.walkableChanged || change.ownerChanged });
+    lastDelta.value = markRaw({ before, after, mesh: outcome.mesh, change });
+    doc.tabs = doc.tabs.map((t) => (t === tab ? markRaw({ ...t, file: after }) : t));
   }
 
   /** Puts an edit's result into the open tab of its file: the walkmeshes and the findings. */
   function absorb(outcome: EditsOutcome, verb: string): void {
-    absorbRebake(outcome);
+    awaitRebake(outcome);
     const key = `project:${outcome.fileId}`;
     const tab = doc.tabs.find((t) => t.key === key);
-    if (tab && outcome.walkmeshes.length > 0) {
+    if (tab && outcome.delta) absorbDelta(tab, outcome, outcome.delta);
+    else if (tab && outcome.walkmeshes.length > 0) {
       const all: Finding[] = [...outcome.findings, ...outcome.documentFindings];
       const errors = all.filter((f) => f.severity === 'error');
       const warnings = all.filter((f) => f.severity === 'warning');
@@ -169,7 +259,7 @@ export const useEditStore = defineStore('edit', () => {
       }
     }
     const others = outcome.changedFiles.length > 0 ? ` (also changed ${outcome.changedFiles.length} other file${outcome.changedFiles.length === 1 ? '' : 's'})` : '';
-    const rebake = outcome.rebake ? ` · area re-baked in ${outcome.rebake.ms.toFixed(0)} ms` : '';
+    const rebake = outcome.rebakePending ? ' · area re-baking…' : '';
     message.value = `${verb}: ${outcome.label}${others}${rebake}`;
     revision.value++;
   }
@@ -192,7 +282,8 @@ export const useEditStore = defineStore('edit', () => {
     return run(async () => {
       const id = fileId.value;
       if (id === null) throw new Error('edits are made on project files: open a project and a file from its tree');
-      absorb(await client!.call('edits.apply', { fileId: id, mesh: mesh.value, command }), 'Done');
+      // A paint or a move comes back as a delta; edits of corners as whole walkmeshes.
+      absorb(await client!.call('edits.apply', { fileId: id, mesh: mesh.value, command, delta: true }), 'Done');
     });
   }
 
@@ -214,6 +305,9 @@ export const useEditStore = defineStore('edit', () => {
   async function rereadAll(outcome: EditsOutcome): Promise<void> {
     await reread(outcome.fileId);
     for (const other of outcome.changedFiles) await reread(other);
+    // A KotOR link back is made in the room the link leads to: the open room's findings follow it.
+    const active = fileId.value;
+    if (active !== null && active !== outcome.fileId && !outcome.changedFiles.includes(active) && hasViews(active)) await reread(active);
   }
 
   /** A document edit: applied, then the file read again so its views show the change. */
@@ -241,9 +335,10 @@ export const useEditStore = defineStore('edit', () => {
 
   function undo(): Promise<void> {
     return run(async () => {
-      const r = await client!.call('edits.undo', {});
+      const r = await client!.call('edits.undo', { delta: true });
       // The step may have been a document edit (links, connections): views follow the file.
-      if (r.outcome && (hasViews(r.outcome.fileId) || r.outcome.changedFiles.length > 0)) await rereadAll(r.outcome);
+      // A delta is a paint or a move, never a document edit: no need to read the file again.
+      if (r.outcome && !r.outcome.delta && (hasViews(r.outcome.fileId) || r.outcome.changedFiles.length > 0 || hasViews(fileId.value ?? -1))) await rereadAll(r.outcome);
       if (r.outcome) absorb(r.outcome, 'Undone');
       else message.value = 'Nothing to undo';
     });
@@ -251,9 +346,10 @@ export const useEditStore = defineStore('edit', () => {
 
   function redo(): Promise<void> {
     return run(async () => {
-      const r = await client!.call('edits.redo', {});
+      const r = await client!.call('edits.redo', { delta: true });
       // The step may have been a document edit (links, connections): views follow the file.
-      if (r.outcome && (hasViews(r.outcome.fileId) || r.outcome.changedFiles.length > 0)) await rereadAll(r.outcome);
+      // A delta is a paint or a move, never a document edit: no need to read the file again.
+      if (r.outcome && !r.outcome.delta && (hasViews(r.outcome.fileId) || r.outcome.changedFiles.length > 0 || hasViews(fileId.value ?? -1))) await rereadAll(r.outcome);
       if (r.outcome) absorb(r.outcome, 'Redone');
       else message.value = 'Nothing to redo';
     });
@@ -448,12 +544,14 @@ export const useEditStore = defineStore('edit', () => {
     clearPath();
     error.value = null;
     message.value = null;
+    // Nor does the old file's last delta (it would keep that file's arrays alive).
+    lastDelta.value = null;
   }
 
   return {
     tool, floodRule, brushRadius, paintMaterial, paintSetBits, paintClearBits, paintWalkable, gridStep, snap,
-    mesh, faces, vertices, busy, message, error, history, revision, placed, pathStart, pathEnd, pathResult, gitFileId,
-    placePoint, addCutter, movePlaceable, rotatePlaceable,
+    mesh, faces, vertices, busy, message, error, history, revision, lastDelta, rebaking, rebakeRevision, rebakeMessage, placed, pathStart, pathEnd, pathResult, gitFileId,
+    placePoint, addCutter, movePlaceable, rotatePlaceable, applyToGit, need,
     fileId, activeMesh, canUndo, canRedo, undoLabel, redoLabel, moveVertices,
     clearSelection, setFaces, pickVertex, grow, refreshHistory, apply, applyDocument, fixRoomLink, undo, redo, paint, deleteFaces, flipFaces,
     createFace, splitEdge, fillHole, weld, nudge, moveBy, snapSelection, drop, pathPoint, clearPath, reset,

@@ -1,7 +1,23 @@
 import type { ScreenProjector } from './face-selection';
+import type { GizmoHandle } from './move-gizmo-math';
+
+/** The move gizmo as a test sees it: where it is (game space) and where its handles are on the canvas. */
+export interface GizmoHookState {
+  centre: [number, number, number];
+  /** The arrows' game-space length for the camera as it is now. */
+  length: number;
+  /** Canvas CSS pixels of each handle that can be taken now (left out when seen end-on). */
+  handles: Partial<Record<GizmoHandle, [number, number]>>;
+}
 
 interface HookWindow {
-  __walkbench?: { timings: unknown[]; toScreen?: ScreenProjector };
+  __walkbench?: { timings: unknown[]; toScreen?: ScreenProjector; gizmo?: () => GizmoHookState | null };
+}
+
+function hookWindow(): NonNullable<HookWindow['__walkbench']> {
+  const w = window as unknown as HookWindow;
+  w.__walkbench ??= { timings: [] };
+  return w.__walkbench;
 }
 
 /**
@@ -10,7 +26,13 @@ interface HookWindow {
  * tests can click a known face or corner instead of guessing pixels.
  */
 export function exposeScreenProjector(projector: () => ScreenProjector): void {
-  const w = window as unknown as HookWindow;
-  w.__walkbench ??= { timings: [] };
-  w.__walkbench.toScreen = (x, y, z) => projector()(x, y, z);
+  hookWindow().toScreen = (x, y, z) => projector()(x, y, z);
+}
+
+/**
+ * Exposes `window.__walkbench.gizmo()`: the move gizmo's centre and its handles' canvas
+ * positions, or null when it is not shown, so a test can press exactly on an arrow.
+ */
+export function exposeGizmoHandles(state: () => GizmoHookState | null): void {
+  hookWindow().gizmo = state;
 }

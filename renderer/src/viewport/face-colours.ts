@@ -41,7 +41,7 @@ const PALETTE: readonly Rgb[] = [
  * Faces of one area, room or tile look alike in the walkable view; a small brightness
  * step per owner (hashed, ±12%) lets adjacent areas be told apart without an edge overlay.
  */
-function ownerShade(owner: number): number {
+export function ownerShade(owner: number): number {
   let h = Math.imul(owner ^ 0x9e3779b9, 0x85ebca6b) >>> 0;
   h ^= h >>> 13;
   return 0.88 + ((h & 0xff) / 255) * 0.24;

@@ -1,8 +1,18 @@
 import type { OpenedFile } from '../../../shared/ipc/contract';
-import { buildTriangleBvh, raycastBvh, type TriangleBvh } from '../../../shared/geometry/triangle-bvh';
+import { buildTriangleBvh, raycastBvh, refitTriangleBvhFaces, type TriangleBvh } from '../../../shared/geometry/triangle-bvh';
+import { buildVertexFaces, facesOfVertices, type VertexFaces } from '../../../shared/model/vertex-faces';
+import { vertexCount, type Walkmesh } from '../../../shared/model/walkmesh';
 import { faceIslands, NO_ISLAND, type FaceIslands } from '../../../shared/views/face-islands';
 import { normalsOverlay, perimeterOverlay } from '../../../shared/views/model-overlays';
 import type { LineOverlay, OverlayId } from '../../../shared/views/view-overlay';
+
+/** What an edit answered with a delta changed, as far as the view data cares. */
+export interface CarriedChange {
+  mesh: number;
+  movedVertices: Uint32Array;
+  /** Walkability or owners changed: islands are found again. */
+  islands: boolean;
+}
 
 export interface FacePick {
   mesh: number;
@@ -83,9 +93,47 @@ export class FileViewData {
     if (id === 'normals') return normalsOverlay(meshes);
     return this.file.overlays?.find((o) => o.id === id) ?? null;
   }
+  /**
+   * What this file's data still holds for `next`, the same file after an edit that changed
+   * no corners (its walkmeshes' arrays patched in place): the BVHs (walkmesh `mesh`'s
+   * refitted round `movedVertices`), the islands unless walkability or owners changed; the
+   * model overlays are derived again when next shown.
+   */
+  carryTo(next: OpenedFile, change: CarriedChange): FileViewData {
+    const d = new FileViewData(next);
+    d.bvhCache = this.bvhCache;
+    const bvh = d.bvhCache[change.mesh];
+    const m = next.walkmeshes[change.mesh];
+    if (bvh && m && change.movedVertices.length > 0) refitTriangleBvhFaces(bvh, facesOfVertices(vertexFacesOf(m), change.movedVertices));
+    if (!change.islands) {
+      d.islandsCache = this.islandsCache;
+      d.islandIdCache = this.islandIdCache;
+    }
+    for (const [id, o] of this.overlayCache) if (id !== 'perimeter' && id !== 'normals') d.overlayCache.set(id, o);
+    return d;
+  }
 }
 
 const cache = new WeakMap<OpenedFile, FileViewData>();
+
+/** Per corner list (keyed by the mesh's triangles array, which an edit of corners replaces). */
+const vertexFacesCache = new WeakMap<Uint32Array, VertexFaces>();
+
+/** The faces round each vertex of the mesh, built once per corner list. */
+export function vertexFacesOf(mesh: Walkmesh): VertexFaces {
+  let v = vertexFacesCache.get(mesh.triangles);
+  if (!v) vertexFacesCache.set(mesh.triangles, (v = buildVertexFaces(mesh.triangles, vertexCount(mesh))));
+  return v;
+}
+
+/**
+ * Hands the view data of `before` to `after` (see FileViewData.carryTo), so a paint stroke
+ * on a 100,000-face mesh does not rebuild its BVH on the next hover.
+ */
+export function carryViewData(before: OpenedFile, after: OpenedFile, change: CarriedChange): void {
+  const d = cache.get(before);
+  if (d && !cache.has(after)) cache.set(after, d.carryTo(after, change));
+}
 
 export function viewDataOf(file: OpenedFile): FileViewData {
   let d = cache.get(file);

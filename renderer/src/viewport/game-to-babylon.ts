@@ -35,57 +35,65 @@ export interface FlatMeshData {
  * f, so a Babylon pick's faceId is the walkmesh face index.
  */
 export function buildFlatMesh(mesh: Walkmesh): FlatMeshData {
-  const p = mesh.positions;
-  const t = mesh.triangles;
-  const faceCount = t.length / 3;
+  const faceCount = mesh.triangles.length / 3;
   const positions = new Float32Array(faceCount * 9);
   const normals = new Float32Array(faceCount * 9);
   const indices = new Uint32Array(faceCount * 3);
   for (let f = 0; f < faceCount; f++) {
-    const a = t[f * 3]! * 3;
-    const b = t[f * 3 + 1]! * 3;
-    const c = t[f * 3 + 2]! * 3;
-    const ax = p[a]!, ay = p[a + 1]!, az = p[a + 2]!;
-    const bx = p[b]!, by = p[b + 1]!, bz = p[b + 2]!;
-    const cx = p[c]!, cy = p[c + 1]!, cz = p[c + 2]!;
-    // Game-space normal (b - a) × (c - a): +z for an upward, counter-clockwise face.
-    const ux = bx - ax, uy = by - ay, uz = bz - az;
-    const vx = cx - ax, vy = cy - ay, vz = cz - az;
-    let nx = uy * vz - uz * vy;
-    let ny = uz * vx - ux * vz;
-    let nz = ux * vy - uy * vx;
-    const len = Math.hypot(nx, ny, nz);
-    if (len > 0) {
-      nx /= len;
-      ny /= len;
-      nz /= len;
-    } else {
-      // A degenerate face has no direction; treat it as facing up so it is still lit.
-      nx = 0;
-      ny = 0;
-      nz = 1;
-    }
-    const o = f * 9;
-    // Corners a, b, c in the model's order, game (x, y, z) → Babylon (x, z, y).
-    positions[o] = ax;
-    positions[o + 1] = az;
-    positions[o + 2] = ay;
-    positions[o + 3] = bx;
-    positions[o + 4] = bz;
-    positions[o + 5] = by;
-    positions[o + 6] = cx;
-    positions[o + 7] = cz;
-    positions[o + 8] = cy;
-    for (let k = 0; k < 3; k++) {
-      normals[o + k * 3] = nx;
-      normals[o + k * 3 + 1] = nz;
-      normals[o + k * 3 + 2] = ny;
-    }
+    writeFlatFace(mesh, f, positions, normals);
     indices[f * 3] = f * 3;
     indices[f * 3 + 1] = f * 3 + 1;
     indices[f * 3 + 2] = f * 3 + 2;
   }
   return { positions, normals, indices, faceCount };
+}
+
+/**
+ * Face f's three corners and its normal into a flat mesh's buffers (floats 9f..9f+8), also
+ * used to patch the faces round moved vertices without building the mesh again.
+ */
+export function writeFlatFace(mesh: Walkmesh, f: number, positions: Float32Array, normals: Float32Array): void {
+  const p = mesh.positions;
+  const t = mesh.triangles;
+  const a = t[f * 3]! * 3;
+  const b = t[f * 3 + 1]! * 3;
+  const c = t[f * 3 + 2]! * 3;
+  const ax = p[a]!, ay = p[a + 1]!, az = p[a + 2]!;
+  const bx = p[b]!, by = p[b + 1]!, bz = p[b + 2]!;
+  const cx = p[c]!, cy = p[c + 1]!, cz = p[c + 2]!;
+  // Game-space normal (b - a) × (c - a): +z for an upward, counter-clockwise face.
+  const ux = bx - ax, uy = by - ay, uz = bz - az;
+  const vx = cx - ax, vy = cy - ay, vz = cz - az;
+  let nx = uy * vz - uz * vy;
+  let ny = uz * vx - ux * vz;
+  let nz = ux * vy - uy * vx;
+  const len = Math.hypot(nx, ny, nz);
+  if (len > 0) {
+    nx /= len;
+    ny /= len;
+    nz /= len;
+  } else {
+    // A degenerate face has no direction; treat it as facing up so it is still lit.
+    nx = 0;
+    ny = 0;
+    nz = 1;
+  }
+  const o = f * 9;
+  // Corners a, b, c in the model's order, game (x, y, z) → Babylon (x, z, y).
+  positions[o] = ax;
+  positions[o + 1] = az;
+  positions[o + 2] = ay;
+  positions[o + 3] = bx;
+  positions[o + 4] = bz;
+  positions[o + 5] = by;
+  positions[o + 6] = cx;
+  positions[o + 7] = cz;
+  positions[o + 8] = cy;
+  for (let k = 0; k < 3; k++) {
+    normals[o + k * 3] = nx;
+    normals[o + k * 3 + 1] = nz;
+    normals[o + k * 3 + 2] = ny;
+  }
 }
 
 /** Per-vertex RGBA for a flat mesh from per-face RGB. */

@@ -16,6 +16,13 @@ export interface ViewportTimings {
   overlaysMs: number | null;
   /** The last hover or click pick (ray through every walkmesh's BVH). */
   lastPickMs: number | null;
+  /**
+   * Walkmesh meshes the viewport built, and edits it patched into a shown mesh instead
+   * (a paint or move answered with a delta), since the page loaded, as of this file's last
+   * showing or edit: a delta edit leaves meshBuilds as it was.
+   */
+  meshBuilds: number;
+  deltaPatches: number;
 }
 
 interface HookWindow {
@@ -27,6 +34,6 @@ export function recordTimings(update: Partial<ViewportTimings> & { file: string 
   w.__walkbench ??= { timings: [] };
   const list = w.__walkbench.timings;
   let entry = list.find((t) => t.file === update.file);
-  if (!entry) list.push((entry = { file: update.file, faces: 0, loadMs: null, firstFrameMs: null, overlaysMs: null, bvhBuildMs: null, lastPickMs: null }));
+  if (!entry) list.push((entry = { file: update.file, faces: 0, loadMs: null, firstFrameMs: null, overlaysMs: null, bvhBuildMs: null, lastPickMs: null, meshBuilds: 0, deltaPatches: 0 }));
   Object.assign(entry, update);
 }

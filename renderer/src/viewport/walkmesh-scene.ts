@@ -15,8 +15,9 @@ import type { Walkmesh } from '../../../shared/model/walkmesh';
 import { boxEdges, type LineOverlay, type OverlayId } from '../../../shared/views/view-overlay';
 import { drawnBoxClasses } from './box-budget';
 import { overlayClassColour } from './overlay-colours';
-import { buildFlatMesh, flatVertexColours, gameBounds, gameToBabylon, type GameBounds } from './game-to-babylon';
+import { buildFlatMesh, flatVertexColours, gameBounds, gameToBabylon, writeFlatFace, type GameBounds } from './game-to-babylon';
 import { buildGrid, type GridLineKind } from './grid-lines';
+import { MoveGizmo } from './move-gizmo';
 
 const BACKGROUND = new Color4(0.114, 0.129, 0.153, 1);
 const WHITE_RGB = [1, 1, 1] as const;
@@ -69,6 +70,9 @@ export class WalkmeshScene {
   private faceSet: Mesh | null = null;
   private toolLines: LinesMesh | null = null;
   private cameraControl = true;
+  /** Walkmesh meshes built since the page loaded, and edits patched into shown ones (timings hook). */
+  private builds = 0;
+  private patches = 0;
 
   constructor(canvas: HTMLCanvasElement) {
     this.engine = new Engine(canvas, true, { stencil: false, preserveDrawingBuffer: false, doNotHandleContextLost: false }, true);
@@ -136,6 +140,7 @@ export class WalkmeshScene {
       data.applyToMesh(mesh, true);
       mesh.material = this.material;
       mesh.isPickable = false;
+      this.builds++;
       return mesh;
     });
     if (key && !kept) this.kept.set(key, this.meshes);
@@ -372,7 +377,88 @@ export class WalkmeshScene {
     data.applyToMesh(mesh, true);
     mesh.material = this.material;
     mesh.isPickable = false;
+    this.builds++;
     return mesh;
+  }
+
+  /** How many walkmesh meshes were built, and how many edits patched in place, since the page loaded. */
+  buildCounts(): { meshBuilds: number; deltaPatches: number } {
+    return { meshBuilds: this.builds, deltaPatches: this.patches };
+  }
+
+  /**
+   * Shows an edit that changed no corners in place of the file shown (same tab), writing
+   * only what changed into walkmesh `index`'s buffers: the colours of `recoloured` faces
+   * (`rgb` holds three numbers per listed face), the corners and normals of `moved` faces
+   * (from `wm`). False when the buffers cannot be patched (nothing shown, or
+   * not the kind of buffer built here): the caller shows the file the long way.
+   */
+  patchEdited(before: object | null, after: object, index: number, wm: Walkmesh, recoloured: Uint32Array, rgb: Float32Array, moved: Uint32Array): boolean {
+    const mesh = this.meshes[index];
+    if (!mesh || mesh.getTotalIndices() !== wm.triangles.length) return false;
+    const colour = mesh.getVertexBuffer(VertexBuffer.ColorKind);
+    const position = mesh.getVertexBuffer(VertexBuffer.PositionKind);
+    const normal = mesh.getVertexBuffer(VertexBuffer.NormalKind);
+    const rgba = colour?.getData();
+    const xyz = position?.getData();
+    const nxyz = normal?.getData();
+    if (!(rgba instanceof Float32Array && xyz instanceof Float32Array && nxyz instanceof Float32Array) || !colour!.isUpdatable() || !position!.isUpdatable() || !normal!.isUpdatable()) return false;
+    if (recoloured.length > 0) {
+      recoloured.forEach((f, i) => {
+        for (let k = 0; k < 3; k++) {
+          const o = f * 12 + k * 4;
+          rgba[o] = rgb[i * 3]!;
+          rgba[o + 1] = rgb[i * 3 + 1]!;
+          rgba[o + 2] = rgb[i * 3 + 2]!;
+          rgba[o + 3] = 1;
+        }
+      });
+      this.upload(colour!, rgba, recoloured, 12);
+    }
+    if (moved.length > 0) {
+      for (const f of moved) writeFlatFace(wm, f, xyz, nxyz);
+      this.upload(position!, xyz, moved, 9);
+      this.upload(normal!, nxyz, moved, 9);
+      this.growBounds(mesh, xyz, moved);
+    }
+    if (before) this.kept.delete(before);
+    this.shownKey = after;
+    this.kept.set(after, this.meshes);
+    this.patches++;
+    return true;
+  }
+
+  /** Sends the floats of the listed faces (runs of consecutive faces as one call) to the GPU buffer. */
+  private upload(buffer: VertexBuffer, data: Float32Array, faces: Uint32Array, floatsPerFace: number): void {
+    const gpu = buffer.getBuffer();
+    if (!gpu) return;
+    const sorted = faces.slice().sort();
+    for (let i = 0; i < sorted.length; ) {
+      let j = i + 1;
+      while (j < sorted.length && sorted[j]! <= sorted[j - 1]! + 1) j++;
+      const from = sorted[i]! * floatsPerFace;
+      const to = (sorted[j - 1]! + 1) * floatsPerFace;
+      this.engine.updateDynamicVertexBuffer(gpu, data.subarray(from, to), from * Float32Array.BYTES_PER_ELEMENT);
+      i = j;
+    }
+  }
+
+  /** Widens the mesh's bounding box to moved corners, so the camera does not cull a face lifted out of it. */
+  private growBounds(mesh: Mesh, xyz: Float32Array, faces: Uint32Array): void {
+    const info = mesh.getBoundingInfo();
+    const min = info.minimum.clone();
+    const max = info.maximum.clone();
+    let grew = false;
+    for (const f of faces) {
+      for (let k = 0; k < 9; k += 3) {
+        const o = f * 9 + k;
+        const p = new Vector3(xyz[o]!, xyz[o + 1]!, xyz[o + 2]!);
+        if (p.x < min.x || p.y < min.y || p.z < min.z || p.x > max.x || p.y > max.y || p.z > max.z) grew = true;
+        min.minimizeInPlace(p);
+        max.maximizeInPlace(p);
+      }
+    }
+    if (grew) info.reConstruct(min, max, mesh.getWorldMatrix());
   }
 
   /**
@@ -464,6 +550,11 @@ export class WalkmeshScene {
     this.cameraControl = on;
     if (on) this.camera.attachControl(true);
     else this.camera.detachControl();
+  }
+
+  /** A move gizmo drawn in this scene (move-gizmo.ts); the caller disposes it. */
+  createMoveGizmo(canvas: HTMLCanvasElement): MoveGizmo {
+    return new MoveGizmo(this.scene, this.camera, canvas);
   }
 
   /** Runs `callback` once after the next frame has been drawn. */

@@ -90,6 +90,8 @@ describe('contract parameter schemas', () => {
       'edits.apply',
       'edits.fixRoomLink',
       'edits.history',
+      'edits.placements',
+      'edits.rebakeResult',
       'edits.redo',
       'edits.undo',
       'export.cancel',
@@ -116,6 +118,18 @@ describe('contract parameter schemas', () => {
     expect(issue(paramSchemas['files.openBytes'], { name: '', bytes: new Uint8Array(1) }).path).toBe('params.name');
     expect(s.validate(paramSchemas['files.openBytes'], { name: 'a.nav', bytes: new Uint8Array(1) }).ok).toBe(true);
     expect(issue(paramSchemas['app.info'], { verbose: true }).path).toBe('params.verbose');
+  });
+});
+
+describe('live re-bake and placement schemas', () => {
+  it('take a whole positive ticket, and a GIT file id', () => {
+    expect(s.validate(paramSchemas['edits.rebakeResult'], { ticket: 3 }).ok).toBe(true);
+    expect(issue(paramSchemas['edits.rebakeResult'], { ticket: 0 }).path).toBe('params.ticket');
+    expect(issue(paramSchemas['edits.rebakeResult'], { ticket: 1.5 }).path).toBe('params.ticket');
+    expect(issue(paramSchemas['edits.rebakeResult'], {}).path).toBe('params.ticket');
+    expect(s.validate(paramSchemas['edits.placements'], { fileId: 2 }).ok).toBe(true);
+    expect(issue(paramSchemas['edits.placements'], { fileId: -1 }).path).toBe('params.fileId');
+    expect(issue(paramSchemas['edits.placements'], { fileId: 2, extra: 1 }).path).toBe('params.extra');
   });
 });
 

@@ -132,7 +132,7 @@ function setup() {
   const done: EditCommand[] = [];
   const undone: EditCommand[] = [];
   const calls: Method[] = [];
-  const outcome = (label: string): EditsOutcome => ({ fileId: 7, mesh: 0, seq: done.length, label, walkmeshes: [copyWalkmesh(mesh)], delta: null, findings: [], documentFindings: [], changedFiles: [], notes: [], rebake: null });
+  const outcome = (label: string): EditsOutcome => ({ fileId: 7, mesh: 0, seq: done.length, label, walkmeshes: [copyWalkmesh(mesh)], delta: null, findings: [], documentFindings: [], changedFiles: [], notes: [], rebakePending: null });
   const answer = (method: Method, params: unknown): RpcOutcome<unknown> => {
     calls.push(method);
     if (method === 'edits.apply') {

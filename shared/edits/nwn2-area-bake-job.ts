@@ -5,6 +5,7 @@ import type { TileTableCache } from '../bakers/nwn2/tile-table-reuse';
 import { readGitPlaceables } from '../formats/aurora/nwn2-git';
 import { readGff } from '../formats/aurora/gff-reader';
 import type { GffDocument } from '../formats/aurora/gff-document';
+import type { TrxDocument } from '../formats/nwn2/trx-document';
 import type { FormatEnvironment } from '../formats/format-environment';
 import { readTrx } from '../formats/nwn2/trx-reader';
 import { writeTrx } from '../formats/nwn2/trx-writer';
@@ -69,18 +70,8 @@ export function encodeAreaBakeOutput(output: AreaBakeOutput): Uint8Array<ArrayBu
  * over the toolset's walkable-triangle limit…) one that says so.
  */
 export function runAreaBake(frame: Uint8Array, env: FormatEnvironment): AreaBakeOutput {
-  const input = decodeAreaBakeInput(frame);
-  const trn = named(input.name, () => readTrx(input.trn, env));
-  const git = named(input.gitName, () => readGff(input.git));
-  const models = new Map<number, PlaceableModel>();
-  for (const m of input.models) if (m.model) models.set(m.appearance, m.model);
-  let r;
-  try {
-    r = rebakeNwn2Area(trn, git, input.name, (appearance) => models.get(appearance), input.tileCache ?? undefined);
-  } catch (e) {
-    if (e instanceof ModelMappingError) throw new ModelMappingError(`${input.name} cannot be baked with ${input.gitName} as edited: ${e.message}`);
-    throw e;
-  }
+  const { input, trn, git, models } = openAreaBakeInput(frame, env);
+  const r = namingTheArea(input, () => rebakeNwn2Area(trn, git, input.name, models, input.tileCache ?? undefined));
   return {
     walkmesh: r.walkmesh,
     findings: r.findings,
@@ -93,23 +84,33 @@ export function runAreaBake(frame: Uint8Array, env: FormatEnvironment): AreaBake
   };
 }
 
+/** The input's TRN and GIT read (errors name the file) and its models as a lookup. */
+function openAreaBakeInput(frame: Uint8Array, env: FormatEnvironment): { input: AreaBakeInput; trn: TrxDocument; git: GffDocument; models: (appearance: number) => PlaceableModel | undefined } {
+  const input = decodeAreaBakeInput(frame);
+  const trn = named(input.name, () => readTrx(input.trn, env));
+  const git = named(input.gitName, () => readGff(input.git));
+  const byRow = new Map<number, PlaceableModel>();
+  for (const m of input.models) if (m.model) byRow.set(m.appearance, m.model);
+  return { input, trn, git, models: (appearance) => byRow.get(appearance) };
+}
+
+/** A bake the area cannot be stored from (a tile over the walkable limit…) says which area and GIT. */
+function namingTheArea<T>(input: AreaBakeInput, bake: () => T): T {
+  try {
+    return bake();
+  } catch (e) {
+    if (e instanceof ModelMappingError) throw new ModelMappingError(`${input.name} cannot be baked with ${input.gitName} as edited: ${e.message}`);
+    throw e;
+  }
+}
+
 /**
  * The same input baked into the TRX the game reads (job kind `nwn2-trn-bake`: the bake a
  * project exports after its GIT or TRN was edited).
  */
 export function runAreaBakeToTrx(frame: Uint8Array, env: FormatEnvironment): { bytes: Uint8Array; triangles: number; islands: number; cutters: number; placeablesWithoutModel: number } {
-  const input = decodeAreaBakeInput(frame);
-  const trn = named(input.name, () => readTrx(input.trn, env));
-  const git = named(input.gitName, () => readGff(input.git));
-  const models = new Map<number, PlaceableModel>();
-  for (const m of input.models) if (m.model) models.set(m.appearance, m.model);
-  let r;
-  try {
-    r = bakeTrn({ trn, git, placeableModels: (appearance) => models.get(appearance) });
-  } catch (e) {
-    if (e instanceof ModelMappingError) throw new ModelMappingError(`${input.name} cannot be baked with ${input.gitName}: ${e.message}`);
-    throw e;
-  }
+  const { input, trn, git, models } = openAreaBakeInput(frame, env);
+  const r = namingTheArea(input, () => bakeTrn({ trn, git, placeableModels: models }));
   return {
     bytes: writeTrx(r.trx, env),
     triangles: r.report.output.triangles,

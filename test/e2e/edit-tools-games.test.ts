@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserServer } from '../../electron/services/browser-server';
 import type { JobService } from '../../electron/services/job-service';
 import { nodeFormatEnvironment as env } from '../../electron/services/node-format-environment';
-import { bakeTrnFiles } from '../../electron/services/nwn2-trn-bake-service';
 import { exportProject } from '../../electron/services/project/project-export';
 import { ProjectEdits } from '../../electron/services/project/project-edits';
 import { ProjectStore } from '../../electron/services/project/project-store';
@@ -526,7 +525,7 @@ describe('KotOR: Link back and Unlink of one-sided room links, Drop to surface a
   });
 });
 
-describe('NWN2: move and turn a placeable and add a cutter from the toolbar, the area re-baked live; bake the TRX', () => {
+describe('NWN2: move and turn a placeable and add a cutter from the toolbar, the area re-baked live; bake and export the TRX and the GIT', () => {
   const AREA = 'enter world';
   const MODULE = 'kaedrin';
   const dir = path.join(fixturesRoot, 'nwn2/kaedrin');
@@ -579,6 +578,8 @@ describe('NWN2: move and turn a placeable and add a cutter from the toolbar, the
     const store = ProjectStore.create(project, { name: 'Placeables', game: 'nwn2' });
     try {
       store.upsertFile({ module: MODULE, area: AREA, name: `${AREA}.trn`, kind: 'trn', format: TRX_FORMAT, bytes: readFixture(path.join(dir, `${AREA}.trn`)) });
+      // The toolset's TRX, as a module folder holds it: what the export replaces.
+      store.upsertFile({ module: MODULE, area: AREA, name: `${AREA}.trx`, kind: 'walkmesh', format: TRX_FORMAT, bytes: readFixture(path.join(dir, `${AREA}.trx`)) });
       gitId = store.upsertFile({ module: MODULE, area: AREA, name: `${AREA}.GIT`, kind: 'git', format: null, bytes: importedGitBytes }).fileId;
       store.upsertFile({ module: MODULE, area: null, name: 'placeables.2da', kind: '2da', bytes: readFixture(path.join(twoDaDir, 'placeables.2da')) });
       store.upsertFile({ module: MODULE, area: null, name: 'PLC_MC_BALCONY3.MDB', kind: 'mdb', bytes: readFixture(path.join(modelDir, 'PLC_MC_BALCONY3.MDB')) });
@@ -682,38 +683,37 @@ describe('NWN2: move and turn a placeable and add a cutter from the toolbar, the
     expect(cutters()).toBe(CUTTERS + 1);
   }, 120_000);
 
-  it('bakes the TRN with the edited GIT into a TRX that validates and carries the placeable where it was moved', async () => {
-    // Project export writes TRX walkmeshes only; a GIT edit reaches the game as the GIT and
-    // the TRX baked from it, which `walkbench bake AREA.trn --git AREA.git` makes.
-    const game = path.join(tmp, 'nwn2game');
+  it('bakes from the jobs panel and exports a TRX baked from the TRN and the edited GIT, which validates, and the GIT with the placeable where it was moved', async () => {
+    await page.getByTestId('bake-all').click();
+    await expect.poll(() => page.getByTestId('job').first().getAttribute('data-state'), { timeout: 120_000 }).toBe('done');
+    const game = path.join(tmp, 'nwn2module');
     mkdirSync(game, { recursive: true });
-    const gitFile = path.join(game, `${AREA}.git`);
-    writeFileSync(gitFile, currentBytes(project, gitId));
-    const original = path.join(tmp, 'imported.git');
-    writeFileSync(original, importedGitBytes);
-    const trnFile = path.join(dir, `${AREA}.trn`);
-    const baked = await bakeTrnFiles({ trn: trnFile, git: gitFile, modelDirs: [modelDir], twoDaDir });
-    const baseline = await bakeTrnFiles({ trn: trnFile, git: original, modelDirs: [modelDir], twoDaDir });
-    expect(baked.report.placeables.missingModel.map((p) => p.index)).not.toContain(INDEX);
-    expect(baked.report.cutters.inGit).toBe(CUTTERS + 1);
-    const trx = path.join(game, `${AREA}.trx`);
-    writeFileSync(trx, baked.bytes);
+    const result = await exportTo(project, game);
+    expect(result.plan.refused).toEqual([]);
+    expect(result.status).toBe('done');
+    expect(result.plan.entries.map((e) => e.file).sort()).toEqual([`${MODULE}/${AREA}.GIT`, `${MODULE}/${AREA}.trx`]);
 
+    const trx = path.join(game, `${AREA}.trx`);
     const bytes = new Uint8Array(readFileSync(trx));
     const report = inspectBytes(trx, bytes, env);
     expect(report.readFailure).toBeNull();
     expect(report.format).toBe(TRX_FORMAT);
-    expect(newErrors(report.errors, inspectBytes('baseline.trx', baseline.bytes, env).errors)).toEqual([]);
+    const original = readFixture(path.join(dir, `${AREA}.trx`));
+    expect(newErrors(report.errors, inspectBytes('original.trx', original, env).errors)).toEqual([]);
+    // The exported walkmesh is the area as the viewport showed it after the last edit.
     const d = loadDocument(trx, bytes, env);
     const mesh = d.handler.toWalkmeshes(d.document, trx)[0]!;
     const live = bakedNow();
     expect(faceCount(mesh)).toBe(faceCount(live));
-    const b = loadDocument('baseline.trx', baseline.bytes, env);
-    expect(Array.from(mesh.positions)).not.toEqual(Array.from(b.handler.toWalkmeshes(b.document, 'baseline.trx')[0]!.positions));
-    const written = readGitPlaceables(readGff(new Uint8Array(readFileSync(gitFile))))[INDEX]!;
+    expect(Array.from(mesh.positions).sort((x, y) => x - y)).toEqual(Array.from(live.positions).sort((x, y) => x - y));
+    const o = loadDocument('original.trx', original, env);
+    expect(faceCount(mesh)).not.toBe(faceCount(o.handler.toWalkmeshes(o.document, 'original.trx')[0]!));
+    const gitOut = readGff(new Uint8Array(readFileSync(path.join(game, `${AREA}.GIT`))));
+    const written = readGitPlaceables(gitOut)[INDEX]!;
     expect(Math.hypot(written.x - target[0], written.y - target[1])).toBeLessThan(0.1);
     expect(written.bearing).toBeCloseTo(Math.PI / 2, 5);
-  }, 120_000);
+    expect(readGitWalkmeshCutters(gitOut)).toHaveLength(CUTTERS + 1);
+  }, 180_000);
 
   it('ran without console errors or page errors', () => {
     expect(problems).toEqual([]);

@@ -16,6 +16,7 @@ import { normalsOverlay, perimeterOverlay } from '../../shared/views/model-overl
 import { overlayIds, type LineOverlay, type OverlayId } from '../../shared/views/view-overlay';
 import type { Finding } from '../../shared/validation/finding';
 import { buildRenderer, launchChromium, recordPageProblems } from '../support/browser-app';
+import { areaXY } from '../support/walkmesh-probes';
 import { fixturesRoot, readFixture, repoRoot } from '../support/fixtures';
 
 /** One modest walkmesh per game (SwiftShader is slow), each in a module named after its game. */
@@ -318,9 +319,15 @@ describe('the viewport, views, picking and project tree in browser mode', () => 
     await page.getByTestId('frame-all').click();
     const canvas = page.getByTestId('viewport-canvas');
     const box = (await canvas.boundingBox())!;
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    // Over the largest walkable face (the area has holes; the canvas centre may fall in one).
+    const mesh = e.meshes[0]!;
+    let largest = -1;
+    for (let f = 0; f < mesh.triangles.length / 3; f++) if (mesh.faceWalkable[f] && (largest < 0 || areaXY(mesh, f) > areaXY(mesh, largest))) largest = f;
+    const c = centroid(mesh, largest);
+    const at = (await page.evaluate(([x, y, z]) => (window as unknown as { __walkbench: { toScreen(x: number, y: number, z: number): [number, number] | null } }).__walkbench.toScreen(x!, y!, z!), c))!;
+    await page.mouse.move(box.x + at[0], box.y + at[1]);
     await expect.poll(() => text('status-hover')).toMatch(/face \d+ · flags 0x[0-9a-f]+( \([a-z, ]+\))? · (walkable|not walkable) · owner tile \d+ · /);
-    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.click(box.x + at[0], box.y + at[1]);
     await expect.poll(() => text('inspector-owner')).toMatch(/^tile \d+$/);
     await expect.poll(() => viewport().getAttribute('data-drawn')).toBe('true');
     await shot('area');

@@ -1,3 +1,4 @@
+import { writePendingEdits } from '../../electron/services/project/pending-edit-writes';
 import { ProjectStore } from '../../electron/services/project/project-store';
 import { faceCount, type Walkmesh } from '../../shared/model/walkmesh';
 
@@ -12,6 +13,8 @@ export type P3 = [number, number, number];
 export function withStore<T>(file: string, fn: (store: ProjectStore) => T): T {
   const store = ProjectStore.open(file);
   try {
+    // As every reader of a project's edited bytes does: the app writes a paint's bytes behind.
+    writePendingEdits(store);
     return fn(store);
   } finally {
     store.close();

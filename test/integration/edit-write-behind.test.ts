@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { rebakeProject } from '../../electron/services/bake-pool/project-rebake';
 import { createEditService } from '../../electron/services/edit-service';
 import { writePendingEdits } from '../../electron/services/project/pending-edit-writes';
+import { exportBytesOf } from '../../electron/services/project/project-export-plan';
 import { ProjectEdits } from '../../electron/services/project/project-edits';
 import { ProjectStore } from '../../electron/services/project/project-store';
 import type { EditCommand } from '../../shared/edits/edit-command';
@@ -133,5 +134,27 @@ describe('edited bytes written behind', () => {
     await service.close();
     expect(peek.editWritesPending()).toEqual([]);
     peek.close();
+  });
+
+  it('a file whose pending bytes can no longer be written keeps its mark, and rebake and export refuse it with the reason', async () => {
+    const { file, fileId } = newProject('unwritable.wbproj', 'kotor', 'kotor/k1-blackvulkar/m10aa_09a.wok');
+    const store = ProjectStore.open(file);
+    try {
+      const edits = new ProjectEdits(store, undefined, { writeBehind: true });
+      edits.apply(fileId, 0, { kind: 'delete-faces', faces: [3] });
+      edits.apply(fileId, 0, { kind: 'paint-faces', faces: [0], material: 2 });
+      // The room is imported again with other bytes while its paint waits to be written.
+      store.upsertFile({ module: 'm', area: 'a', name: 'm10aa_09a.wok', kind: 'walkmesh', bytes: readFixture(path.join(fixturesRoot, 'kotor/k1-blackvulkar/m10aa_05a.wok')) });
+      const failures = writePendingEdits(store);
+      expect(failures).toEqual([{ fileId, name: 'm/m10aa_09a.wok', message: expect.stringMatching(/m\/m10aa_09a\.wok was imported again after it was edited/) }]);
+      expect(store.editWritesPending()).toEqual([fileId]);
+
+      const report = await rebakeProject(store, { jobs: 1 });
+      expect(report.entries).toEqual([{ file: 'm/m10aa_09a.wok', status: 'failed', reason: failures[0]!.message }]);
+      const chosen = exportBytesOf(store, store.fileById(fileId)!);
+      expect(chosen).toEqual({ refused: expect.stringMatching(/its last edits could not be written/) });
+    } finally {
+      store.close();
+    }
   });
 });

@@ -42,11 +42,10 @@ import { centroid, clearFaces, coversXY, heightAt, sameFace, vertex, vertexPickP
 import { BLACK_VULKAR_ROOMS, blackVulkarLyt, blackVulkarWok } from '../unit/kotor-area/black-vulkar-area';
 
 /**
- * End-to-end tests (issue 8 §4) of what edit-tools.test.ts does not cover: the KotOR
- * room-link fixes (Link back, Unlink), Drop to surface, NWN2 placeable move and turn, Source
- * split and merge; and the steps it leaves out for other tools (redo, reload, export of the
- * brush, nudge, split edge, delete, flip, NWN2 cutters, Source attributes and connections,
- * Skyrim flags and cover). Each edit is made through the page, checked in the project,
+ * End-to-end tests (issue 8 §4), beside edit-tools.test.ts: the KotOR room-link fixes (Link
+ * back, Unlink), Drop to surface, NWN2 placeable move and turn, Source split and merge, and
+ * a second area of each game for the brush, nudge, split edge, delete, flip, NWN2 cutters,
+ * Source attributes and connections, Skyrim flags and cover. Each edit is made through the page, checked in the project,
  * undone, redone, kept over a reload, then baked, exported and read back with the readers
  * and validators. One renderer build and one Chromium serve every suite.
  */
@@ -361,7 +360,7 @@ describe('KotOR: Link back and Unlink of one-sided room links, Drop to surface a
     return [...keys.slice(k), ...keys.slice(0, k)].join(' ');
   };
 
-  it('deletes one face and flips another in the same room (edit-tools.test.ts has no reload or export of them); undo and redo', async () => {
+  it('deletes one face and flips another in the same room; undo and redo', async () => {
     expect(GONE).toBeDefined();
     expect(FLIP).toBeDefined();
     const F = faceCount(roofMesh);
@@ -386,7 +385,7 @@ describe('KotOR: Link back and Unlink of one-sided room links, Drop to surface a
     expect(windingKey(editedMesh(project, ids.get(ROOF)!), flip)).toBe(windingKey(flipped, flip));
   });
 
-  it('paints with the brush, nudges a face up and splits an edge in the same room (edit-tools.test.ts has no redo, reload or export of them)', async () => {
+  it('paints with the brush, nudges a face up and splits an edge in the same room', async () => {
     expect(SPLIT).toBeDefined();
     const room = () => editedMesh(project, ids.get(ROOF)!);
     const before = room();
@@ -649,7 +648,7 @@ describe('NWN2: move and turn a placeable and add a cutter from the toolbar, the
     expect(await ui.faceCountShown()).toBe(String(faceCount(turned)));
   }, 180_000);
 
-  it('adds a cutter on points placed on the ground (edit-tools.test.ts has no reload or bake of it); undo and redo', async () => {
+  it('adds a cutter on points placed on the ground; undo and redo', async () => {
     const face = clearFaces(ground)[0]!;
     const c = centroid(ground, face);
     await page.getByTestId('tool-place').click();
@@ -850,7 +849,7 @@ describe('Source: split an area and merge it back, paint and connect areas from 
     expect(bounds(out.mesh, AREA)).toEqual(whole);
   }, 60_000);
 
-  it('paints an area attribute and connects two areas (edit-tools.test.ts has no reload of them); undo, redo, reload, export', async () => {
+  it('paints an area attribute and connects two areas; undo, redo, reload, export', async () => {
     const attributes = () => {
       const d = nav().doc;
       return d.areas.attributes[Array.from(d.areas.id).indexOf(AREA)]!;
@@ -895,7 +894,7 @@ describe('Source: split an area and merge it back, paint and connect areas from 
   });
 });
 
-describe('Skyrim: a triangle flag and a cover word kept over a reload (edit-tools.test.ts has no reload of them), then export', () => {
+describe('Skyrim: a triangle flag and a cover word kept over a reload, then export', () => {
   const ESP = 'FreeCamera.esp';
   const fixture = path.join(fixturesRoot, 'skyrim', ESP);
   let tmp = '';

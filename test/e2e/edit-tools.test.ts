@@ -13,6 +13,7 @@ import { createWalkbenchService } from '../../electron/services/walkbench-servic
 import { floodSelect } from '../../shared/edits/selection';
 import { meshEdgeOfRow, perimeterRow } from '../../shared/edits/kotor-transitions';
 import { BWM_FORMAT, type BwmDocument } from '../../shared/formats/kotor/bwm-document';
+import { bwmToWalkmesh } from '../../shared/formats/kotor/bwm-walkmesh';
 import { DEFAULT_WALKABILITY, isWalkableMaterial } from '../../shared/formats/kotor/surface-materials';
 import { inspectBytes, loadDocument } from '../../shared/formats/inspect-file';
 import { findField } from '../../shared/formats/aurora/gff-fields';
@@ -25,7 +26,8 @@ import { PLUGIN_FORMAT, type PluginDocument } from '../../shared/formats/skyrim/
 import { pluginNavmeshes } from '../../shared/formats/skyrim/plugin-navmeshes';
 import { NAV_FORMAT } from '../../shared/formats/source/nav-reader';
 import { createEventHub, type EventHub } from '../../shared/ipc/event-hub';
-import { faceCount, type Walkmesh } from '../../shared/model/walkmesh';
+import { faceCount, vertexCount, type Walkmesh } from '../../shared/model/walkmesh';
+import type { Finding } from '../../shared/validation/finding';
 import { faceIslands } from '../../shared/views/face-islands';
 import { buildRenderer, launchChromium, openProjectPage, recordPageProblems } from '../support/browser-app';
 import { fixturesRoot, readFixture } from '../support/fixtures';
@@ -72,6 +74,30 @@ function facesOn(m: Walkmesh, a: number, b: number): number {
   return n;
 }
 
+function cornersOf(m: Walkmesh, f: number): number[] {
+  return [0, 1, 2].map((k) => m.triangles[f * 3 + k]!);
+}
+
+/** The face on exactly these corners, or -1: no edit renumbers vertices, while deletes renumber faces. */
+function faceOn(m: Walkmesh, corners: readonly number[]): number {
+  const want = [...corners].sort((x, y) => x - y).join();
+  for (let f = 0; f < faceCount(m); f++) if (cornersOf(m, f).sort((x, y) => x - y).join() === want) return f;
+  return -1;
+}
+
+/** The corner positions from the lowest-keyed one on: the same winding gives the same key. */
+function windingKey(m: Walkmesh, f: number): string {
+  const keys = cornersOf(m, f).map((v) => vertex(m, v).join(','));
+  const k = keys.indexOf([...keys].sort()[0]!);
+  return [...keys.slice(k), ...keys.slice(0, k)].join(' ');
+}
+
+/** Error codes of `now` that `before` did not have (warnings may come and go with an edit). */
+function newErrors(now: readonly Finding[], before: readonly Finding[]): string[] {
+  const had = new Set(before.filter((f) => f.severity === 'error').map((f) => f.code));
+  return now.filter((f) => f.severity === 'error' && !had.has(f.code)).map((f) => `${f.code}: ${f.message}`);
+}
+
 /** The renderer is built once for both projects below. */
 let rendererDir = '';
 let rendererTmp = '';
@@ -102,6 +128,34 @@ describe('edit tools and path preview in browser mode', () => {
   const F = faceCount(original);
   /** The face the tests click: the largest walkable face nothing else overlaps. */
   const A = clearFaces(original)[0]!;
+  /** The face the brush paints. */
+  const B = clearFaces(original)[1]!;
+  /**
+   * Each tool works on its own face so that every edit stays in the history to the end and
+   * the reload and the export can check them all: A is painted and moved, X deleted and
+   * filled again, Y flipped, Z split, welded, deleted and created again.
+   */
+  const X = clearFaces(original).find((f) => f !== B && !cornersOf(original, f).some((v) => cornersOf(original, A).includes(v)))!;
+  const [Z, Y] = clearFaces(original).filter((f) => ![A, B, X].includes(f)) as [number, number];
+  /** What the edits left, recorded as they are made for the reload and export checks. */
+  const kept = { painted: -1, blocked: -1, moved: [] as P3[], filledKey: '', flippedKey: '', welded: -1, link: undefined as { doc: BwmDocument; row: number } | undefined };
+
+  /** Every edit the suite keeps in the history, as model `m` (the page's, or the exported file's) holds it. */
+  function expectKeptEdits(m: Walkmesh): void {
+    expect(faceCount(m)).toBe(F);
+    const a = faceOn(m, cornersOf(original, A));
+    expect(m.faceMaterial[a], 'the material painted on A').toBe(kept.painted);
+    expect(cornersOf(original, A).map((v) => vertex(m, v))).toEqual(kept.moved.map((p) => p.map((c) => expect.closeTo(c, 4))));
+    const b = faceOn(m, cornersOf(original, B));
+    expect(m.faceMaterial[b], 'the material brushed on B').toBe(kept.blocked);
+    expect(m.faceWalkable[b]).toBe(0);
+    const x = faceOn(m, cornersOf(original, X));
+    expect(x, 'the face filling the hole X left').toBeGreaterThanOrEqual(0);
+    expect(windingKey(m, x)).toBe(kept.filledKey);
+    expect(windingKey(m, faceOn(m, cornersOf(original, Y))), 'Y flipped').toBe(kept.flippedKey);
+    expect(faceOn(m, cornersOf(original, Z)), 'Z created again').toBeGreaterThanOrEqual(0);
+    expect(Array.from(m.triangles).includes(kept.welded), 'the split vertex welded away').toBe(false);
+  }
 
   const text = async (id: string) => (await page.getByTestId(id).first().textContent())?.trim() ?? '';
   const faceCountShown = () => page.getByTestId('viewport').getAttribute('data-face-count');
@@ -260,12 +314,12 @@ describe('edit tools and path preview in browser mode', () => {
     await edited(async () => events.emit('app.command', { command: 'redo' }));
     await expect.poll(() => text('inspector-material')).toMatch(new RegExp(`^${material} `));
     expect(projectMesh(project, roomId).faceMaterial[A]).toBe(material);
+    kept.painted = material;
     await page.getByTestId('paint-material').fill('');
   });
 
-  it('paints with the brush: one stroke, one edit over the faces under it', async () => {
+  it('paints with the brush: one stroke, one edit over the faces under it; undo and redo', async () => {
     const m = projectMesh(project, roomId);
-    const B = clearFaces(original)[1]!;
     // KotOR takes walkability from the material: paint one that is not walkable.
     const blocked = [...Array(20).keys()].find((x) => !isWalkableMaterial(DEFAULT_WALKABILITY, x))!;
     await page.getByTestId('paint-material').fill(String(blocked));
@@ -282,168 +336,267 @@ describe('edit tools and path preview in browser mode', () => {
     // The legend counts the face as not walkable now.
     const blockedFaces = brushed.faceWalkable.filter((w) => w === 0).length;
     expect(blockedFaces).toBe(original.faceWalkable.filter((w) => w === 0).length + 1);
-    await expect.poll(async () => page.getByTestId('legend-entry').filter({ hasText: 'not walkable' }).innerText()).toMatch(new RegExp(`${blockedFaces} faces`));
+    const legendBlocked = () => page.getByTestId('legend-entry').filter({ hasText: 'not walkable' }).innerText();
+    await expect.poll(legendBlocked).toMatch(new RegExp(`${blockedFaces} faces`));
     await undo();
     const back = projectMesh(project, roomId);
     expect(back.faceWalkable[sameFace(back, m, B)]).toBe(1);
+    expect(back.faceMaterial[sameFace(back, m, B)]).toBe(m.faceMaterial[B]);
+    await expect.poll(legendBlocked).toMatch(new RegExp(`\\b${blockedFaces - 1} faces?\\b`));
+    await redo();
+    const again = projectMesh(project, roomId);
+    expect(again.faceWalkable[sameFace(again, m, B)]).toBe(0);
+    expect(again.faceMaterial[sameFace(again, m, B)]).toBe(blocked);
+    expect(withStore(project, (s) => s.listHistory().length)).toBe(historyBefore + 1);
+    await expect.poll(legendBlocked).toMatch(new RegExp(`${blockedFaces} faces`));
+    kept.blocked = blocked;
     await page.getByTestId('paint-material').fill('');
     await page.getByTestId('tool-select').click();
   });
 
-  it('moves the corners of a face with nudges and snapping; undo and redo', async () => {
-    const m = projectMesh(project, roomId);
+  it('moves the corners of a face with nudges and snapping, and by dragging; undo and redo', async () => {
+    // The model, not the saved file: the brushed face went last in the WOK, renumbering faces.
+    const m = editedMesh(project, roomId);
+    const corners = cornersOf(m, A);
+    const at = (w: Walkmesh) => corners.map((v) => vertex(w, v));
     await clickAt(centroid(m, A));
     await expect.poll(() => text('edit-selection')).toBe('1 face');
     await page.getByTestId('grid-step').fill('0.5');
     await edited(() => page.getByTestId('nudge-up').click());
-    const up = projectMesh(project, roomId);
-    for (let k = 0; k < 3; k++) {
-      const v = m.triangles[A * 3 + k]!;
+    const up = editedMesh(project, roomId);
+    for (const v of corners) {
       expect(up.positions[v * 3 + 2]).toBeCloseTo(m.positions[v * 3 + 2]! + 0.5, 4);
       expect(up.positions[v * 3]).toBe(m.positions[v * 3]);
     }
+    const onGrid = (w: Walkmesh) => {
+      for (const v of corners) for (const c of [0, 1]) expect(Math.abs(w.positions[v * 3 + c]! / 0.5 - Math.round(w.positions[v * 3 + c]! / 0.5))).toBeLessThan(1e-4);
+    };
     await edited(() => page.getByTestId('snap-now').click());
-    const snapped = projectMesh(project, roomId);
-    for (let k = 0; k < 3; k++) {
-      const v = m.triangles[A * 3 + k]!;
-      expect(Math.abs(snapped.positions[v * 3]! / 0.5 - Math.round(snapped.positions[v * 3]! / 0.5))).toBeLessThan(1e-4);
-    }
+    const snapped = editedMesh(project, roomId);
+    onGrid(snapped);
     await undo();
     await undo();
-    expect(Array.from(projectMesh(project, roomId).positions)).toEqual(Array.from(m.positions));
+    expect(Array.from(editedMesh(project, roomId).positions)).toEqual(Array.from(m.positions));
     await redo();
-    expect(projectMesh(project, roomId).positions[m.triangles[A * 3]! * 3 + 2]).toBeCloseTo(m.positions[m.triangles[A * 3]! * 3 + 2]! + 0.5, 4);
-    await undo();
+    expect(at(editedMesh(project, roomId))).toEqual(at(up));
+    await redo();
+    const resnapped = editedMesh(project, roomId);
+    onGrid(resnapped);
+    expect(Array.from(resnapped.positions)).toEqual(Array.from(snapped.positions));
+    // The nudge and the snap stay: the reload and the export look for A's corners here.
+    kept.moved = at(snapped);
 
     // The move tool: drag the face one unit east on the ground, snapped to the 0.5 step.
     await page.getByTestId('grid-snap').check();
     await page.getByTestId('tool-move').click();
-    const c = centroid(m, A);
+    const c = centroid(snapped, A);
     const from = await screenOf(c);
     const to = await screenOf([c[0] + 1, c[1], c[2]]);
     await page.mouse.move(from.x, from.y);
     await page.mouse.down();
     await page.mouse.move(to.x, to.y, { steps: 6 });
     await edited(() => page.mouse.up());
-    const dragged = projectMesh(project, roomId);
-    for (let k = 0; k < 3; k++) {
-      const v = m.triangles[A * 3 + k]!;
-      const x = dragged.positions[v * 3]!, y = dragged.positions[v * 3 + 1]!;
-      expect(Math.abs(x - (m.positions[v * 3]! + 1))).toBeLessThanOrEqual(0.3);
-      expect(Math.abs(y - m.positions[v * 3 + 1]!)).toBeLessThanOrEqual(0.3);
-      expect(Math.abs(x / 0.5 - Math.round(x / 0.5))).toBeLessThan(1e-4);
-      expect(dragged.positions[v * 3 + 2]).toBe(m.positions[v * 3 + 2]);
-    }
+    const dragged = editedMesh(project, roomId);
+    const expectDragged = (w: Walkmesh) => {
+      for (const v of corners) {
+        const x = w.positions[v * 3]!, y = w.positions[v * 3 + 1]!;
+        expect(Math.abs(x - (snapped.positions[v * 3]! + 1))).toBeLessThanOrEqual(0.3);
+        expect(Math.abs(y - snapped.positions[v * 3 + 1]!)).toBeLessThanOrEqual(0.3);
+        expect(Math.abs(x / 0.5 - Math.round(x / 0.5))).toBeLessThan(1e-4);
+        expect(w.positions[v * 3 + 2]).toBe(snapped.positions[v * 3 + 2]);
+      }
+    };
+    expectDragged(dragged);
     await undo();
-    expect(Array.from(projectMesh(project, roomId).positions)).toEqual(Array.from(m.positions));
+    expect(Array.from(editedMesh(project, roomId).positions)).toEqual(Array.from(snapped.positions));
+    await redo();
+    const redragged = editedMesh(project, roomId);
+    expectDragged(redragged);
+    expect(Array.from(redragged.positions)).toEqual(Array.from(dragged.positions));
+    // The drag is undone again: a face dragged a unit over its neighbours would fold them
+    // under it, and the later tools pick corners on the floor round A.
+    await undo();
+    expect(Array.from(editedMesh(project, roomId).positions)).toEqual(Array.from(snapped.positions));
     await page.getByTestId('grid-snap').uncheck();
     await page.getByTestId('tool-select').click();
   });
 
   it('deletes a face, fills the hole it leaves, flips a face; each undoes and redoes', async () => {
-    const m = projectMesh(project, roomId);
+    const m = editedMesh(project, roomId);
+    const x = faceOn(m, cornersOf(original, X));
     await page.getByTestId('tool-select').click();
-    await clickAt(centroid(m, A));
-    await expect.poll(() => text('edit-selection')).toBe('1 face');
+    await clickAt(centroid(m, x));
+    await expect.poll(() => text('inspector-face')).toBe(String(x));
+    expect(await text('edit-selection')).toBe('1 face');
     await edited(() => page.getByTestId('delete-faces').click());
     await expect.poll(faceCountShown).toBe(String(F - 1));
+    expect(faceOn(editedMesh(project, roomId), cornersOf(m, x))).toBe(-1);
     expect(faceCount(projectMesh(project, roomId))).toBe(F - 1);
     await undo();
     await expect.poll(faceCountShown).toBe(String(F));
+    expect(faceOn(editedMesh(project, roomId), cornersOf(m, x))).toBe(x);
     await redo();
     await expect.poll(faceCountShown).toBe(String(F - 1));
+    expect(faceOn(editedMesh(project, roomId), cornersOf(m, x))).toBe(-1);
     // Fill the hole from one of its border edges (two corners of the deleted face).
-    const [a, b] = [m.triangles[A * 3]!, m.triangles[A * 3 + 1]!];
+    const [a, b] = cornersOf(m, x) as [number, number];
     await page.getByTestId('tool-vertices').click();
-    await pickVertex(m, a, A);
-    await pickVertex(m, b, A);
+    await pickVertex(m, a, x);
+    await pickVertex(m, b, x);
     await expect.poll(() => text('edit-selection')).toBe(`0 faces · vertices ${a}, ${b}`);
     await edited(() => page.getByTestId('fill-hole').click());
     await expect.poll(faceCountShown).toBe(String(F));
-    const filled = projectMesh(project, roomId);
+    const filled = editedMesh(project, roomId);
     expect(faceCount(filled)).toBe(F);
+    expect(faceCount(projectMesh(project, roomId))).toBe(F);
     expect(facesOn(filled, a, b)).toBe(facesOn(m, a, b));
+    // The hole is closed by one face on X's corners, appended, wound the way X was.
+    const fill = faceOn(filled, cornersOf(m, x));
+    expect(fill).toBe(F - 1);
+    expect(windingKey(filled, fill)).toBe(windingKey(m, x));
     await undo();
-    await undo();
+    await expect.poll(faceCountShown).toBe(String(F - 1));
+    expect(faceOn(editedMesh(project, roomId), cornersOf(m, x))).toBe(-1);
+    await redo();
     await expect.poll(faceCountShown).toBe(String(F));
+    const refilled = editedMesh(project, roomId);
+    expect(faceOn(refilled, cornersOf(m, x))).toBe(F - 1);
+    expect(windingKey(refilled, F - 1)).toBe(windingKey(filled, fill));
+    kept.filledKey = windingKey(filled, fill);
+
     // Flip: the same corners in the other order.
+    const y = faceOn(refilled, cornersOf(original, Y));
     await page.getByTestId('tool-select').click();
-    await clickAt(centroid(m, A));
+    await clickAt(centroid(refilled, y));
+    await expect.poll(() => text('inspector-face')).toBe(String(y));
     await edited(() => page.getByTestId('flip-faces').click());
-    const flipped = projectMesh(project, roomId);
-    const corners = (w: Walkmesh) => [0, 1, 2].map((k) => w.triangles[A * 3 + k]!);
-    expect(corners(flipped)).not.toEqual(corners(m));
-    expect([...corners(flipped)].sort()).toEqual([...corners(m)].sort());
+    const flipped = editedMesh(project, roomId);
+    expect(cornersOf(flipped, y)).not.toEqual(cornersOf(refilled, y));
+    expect(cornersOf(flipped, y).sort()).toEqual(cornersOf(refilled, y).sort());
+    expect(windingKey(flipped, y)).not.toBe(windingKey(refilled, y));
     await undo();
-    expect(corners(projectMesh(project, roomId))).toEqual(corners(m));
+    expect(cornersOf(editedMesh(project, roomId), y)).toEqual(cornersOf(refilled, y));
+    await redo();
+    expect(cornersOf(editedMesh(project, roomId), y)).toEqual(cornersOf(flipped, y));
+    kept.flippedKey = windingKey(flipped, y);
   });
 
-  it('splits an edge, welds vertices and creates a face from three picked vertices', async () => {
-    const m = projectMesh(project, roomId);
-    const [a, b, c] = [0, 1, 2].map((k) => m.triangles[A * 3 + k]!) as [number, number, number];
+  it('splits an edge, welds vertices and creates a face from three picked vertices; each undoes and redoes', async () => {
+    const m = editedMesh(project, roomId);
+    const z = faceOn(m, cornersOf(original, Z));
+    const [a, b, c] = cornersOf(m, z) as [number, number, number];
+    const onEdge = facesOn(m, a, b);
     await page.getByTestId('tool-vertices').click();
-    await pickVertex(m, a, A);
-    await pickVertex(m, b, A);
+    await pickVertex(m, a, z);
+    await pickVertex(m, b, z);
     await expect.poll(() => text('edit-selection')).toMatch(new RegExp(`· vertices ${a}, ${b}$`));
     await edited(() => page.getByTestId('split-edge').click());
-    const split = projectMesh(project, roomId);
-    expect(faceCount(split)).toBe(F + facesOn(m, a, b));
-    expect(split.positions.length / 3).toBe(m.positions.length / 3 + 1);
+    const split = editedMesh(project, roomId);
+    expect(faceCount(split)).toBe(F + onEdge);
+    expect(vertexCount(split)).toBe(vertexCount(m) + 1);
+    // The new vertex is the edge's middle, on every face the edge had.
+    const n = vertexCount(m);
+    expect(vertex(split, n)).toEqual([0, 1, 2].map((k) => expect.closeTo((vertex(m, a)[k]! + vertex(m, b)[k]!) / 2, 4)));
+    expect(facesOn(split, a, n)).toBe(onEdge);
+    expect(facesOn(split, n, b)).toBe(onEdge);
+    expect(facesOn(split, a, b)).toBe(0);
     await undo();
-    expect(faceCount(projectMesh(project, roomId))).toBe(F);
-    // Weld b into a: the faces on the edge a–b collapse and go.
+    expect(faceCount(editedMesh(project, roomId))).toBe(F);
+    expect(facesOn(editedMesh(project, roomId), a, b)).toBe(onEdge);
+    await redo();
+    const resplit = editedMesh(project, roomId);
+    expect(faceCount(resplit)).toBe(F + onEdge);
+    expect(Array.from(resplit.triangles)).toEqual(Array.from(split.triangles));
+
+    // Weld the new vertex into a: the halves on a–n collapse, the others close the edge a–b again.
     await page.getByTestId('tool-vertices').click();
     await expect.poll(() => text('edit-selection')).not.toContain('vertices');
-    await pickVertex(m, a, A);
-    await pickVertex(m, b, A);
-    await expect.poll(() => text('edit-selection')).toMatch(new RegExp(`· vertices ${a}, ${b}$`));
+    await pickVertex(split, a, z);
+    await pickVertex(split, n, z);
+    await expect.poll(() => text('edit-selection')).toMatch(new RegExp(`· vertices ${a}, ${n}$`));
     await edited(() => page.getByTestId('weld').click());
-    expect(faceCount(projectMesh(project, roomId))).toBe(F - facesOn(m, a, b));
+    const expectWelded = (w: Walkmesh) => {
+      expect(faceCount(w)).toBe(F);
+      expect(Array.from(w.triangles)).not.toContain(n);
+      expect(facesOn(w, a, b)).toBe(onEdge);
+      expect(vertex(w, a)).toEqual(vertex(m, a));
+    };
+    expectWelded(editedMesh(project, roomId));
     await undo();
-    // Create: delete A, then make it again on its three corners.
+    expect(faceCount(editedMesh(project, roomId))).toBe(F + onEdge);
+    expect(facesOn(editedMesh(project, roomId), a, n)).toBe(onEdge);
+    await redo();
+    expectWelded(editedMesh(project, roomId));
+    kept.welded = n;
+
+    // Create: delete the face on Z's corners, then make it again on them.
+    const welded = editedMesh(project, roomId);
+    const again = faceOn(welded, [a, b, c]);
+    expect(again).toBeGreaterThanOrEqual(0);
     await page.getByTestId('tool-select').click();
-    await clickAt(centroid(m, A));
+    await clickAt(centroid(welded, again));
+    await expect.poll(() => text('inspector-face')).toBe(String(again));
     await edited(() => page.getByTestId('delete-faces').click());
+    expect(faceOn(editedMesh(project, roomId), [a, b, c])).toBe(-1);
     await page.getByTestId('tool-vertices').click();
-    for (const v of [a, b, c]) await pickVertex(m, v, A);
+    for (const v of [a, b, c]) await pickVertex(welded, v, again);
     await expect.poll(() => text('edit-selection')).toMatch(new RegExp(`· vertices ${a}, ${b}, ${c}$`));
     await edited(() => page.getByTestId('create-face').click());
-    const created = projectMesh(project, roomId);
+    const created = editedMesh(project, roomId);
     expect(faceCount(created)).toBe(F);
-    expect(sameFace(created, m, A)).toBeGreaterThanOrEqual(0);
+    expect(faceOn(created, [a, b, c])).toBeGreaterThanOrEqual(0);
+    expect(faceCount(projectMesh(project, roomId))).toBe(F);
+    await undo();
+    expect(faceOn(editedMesh(project, roomId), [a, b, c])).toBe(-1);
+    expect(faceCount(editedMesh(project, roomId))).toBe(F - 1);
+    await redo();
+    const recreated = editedMesh(project, roomId);
+    expect(faceOn(recreated, [a, b, c])).toBeGreaterThanOrEqual(0);
+    expect(Array.from(recreated.triangles)).toEqual(Array.from(created.triangles));
     await page.keyboard.press('Escape');
   });
 
   it('keeps the edits over a reload, and the saved file validates and carries them', async () => {
     const now = editedMesh(project, roomId);
+    expectKeptEdits(now);
     // The saved file puts walkable faces first, so its face order is not the model's.
     expect(faceCount(projectMesh(project, roomId))).toBe(faceCount(now));
     await page.reload();
     await page.getByTestId('project-tree').waitFor({ timeout: 30_000 });
     await openFromTree(ROOM, faceCount(now));
     await page.getByTestId('tool-select').click();
-    // Face A was deleted and made again on its corners, taking a neighbour's material; the
-    // page names it by the model's index, the one the next edit will use.
-    const again = sameFace(now, original, A);
-    await clickAt(centroid(now, again));
-    await expect.poll(() => text('inspector-face')).toBe(String(again));
-    expect(await text('inspector-material')).toMatch(new RegExp(`^${now.faceMaterial[again]} `));
+    // The page names faces by the model's index, the one the next edit will use: A keeps
+    // its paint at its moved corners, B its brushed material.
+    const a = faceOn(now, cornersOf(original, A));
+    await clickAt(centroid(now, a));
+    await expect.poll(() => text('inspector-face')).toBe(String(a));
+    expect(await text('inspector-material')).toMatch(new RegExp(`^${kept.painted} `));
+    const b = faceOn(now, cornersOf(original, B));
+    await clickAt(centroid(now, b));
+    await expect.poll(() => text('inspector-face')).toBe(String(b));
+    expect(await text('inspector-material')).toMatch(new RegExp(`^${kept.blocked} `));
     // The saved bytes validate as a WOK and read back as the model the page shows.
     const saved = withStore(project, (s) => s.loadEdit(roomId)!.bytes);
     const report = inspectBytes(ROOM, saved, env);
     expect(report.readFailure).toBeNull();
     expect(report.format).toBe(BWM_FORMAT);
+    const savedMesh = projectMesh(project, roomId);
+    for (let f = 0; f < faceCount(now); f++) expect(savedMesh.faceMaterial[sameFace(savedMesh, now, f)]).toBe(now.faceMaterial[f]);
     const shown = Number(/(\d+) errors?/.exec(await text('findings-title'))?.[1] ?? 0);
     expect(report.errors.length).toBe(shown);
-    // The undo history survives the reload.
+    // The undo history survives the reload: the last edit made Z again.
     await edited(() => page.getByTestId('undo').click());
+    expect(faceOn(editedMesh(project, roomId), cornersOf(original, Z))).toBe(-1);
     expect(faceCount(projectMesh(project, roomId))).toBe(F - 1);
     await redo();
     expect(faceCount(projectMesh(project, roomId))).toBe(F);
+    expectKeptEdits(editedMesh(project, roomId));
   });
 
   it('edits a room link of a perimeter edge in the inspector; undo and redo', async () => {
-    const { doc, mesh } = projectRoom(project, roomId);
+    // The edge table is the saved file's; faces are the model's (the page's), matched by position.
+    const doc = projectRoom(project, roomId).doc;
+    const mesh = editedMesh(project, roomId);
     const clear = clearFaces(mesh);
     let at: { face: number; edge: number; row: number } | undefined;
     for (let row = 0; row < doc.edgeTransition.length && !at; row++) {
@@ -463,7 +616,7 @@ describe('edit tools and path preview in browser mode', () => {
     await expect.poll(() => edge.getAttribute('data-link')).toBe('');
     const linkNow = () => {
       const r = projectRoom(project, roomId);
-      return r.doc.edgeTransition[perimeterRow(r.doc, at!.face, at!.edge, 'test', r.mesh)];
+      return r.doc.edgeTransition[perimeterRow(r.doc, at!.face, at!.edge, 'test', editedMesh(project, roomId))];
     };
     expect(linkNow()).toBe(-1);
     await undo();
@@ -472,6 +625,7 @@ describe('edit tools and path preview in browser mode', () => {
     await redo();
     await expect.poll(() => edge.getAttribute('data-link')).toBe('');
     expect(linkNow()).toBe(-1);
+    kept.link = { doc, row: at!.row };
   });
 
   it('bakes the project from the jobs panel after the edits', async () => {
@@ -482,9 +636,50 @@ describe('edit tools and path preview in browser mode', () => {
     expect(bakes.some((b) => b.inputs.some((i) => i.name.endsWith(ROOM)))).toBe(true);
   }, 180_000);
 
+  it('exports the baked project into a KotOR game folder: the WOK validates and carries every edit', async () => {
+    const game = path.join(tmp, 'swkotor');
+    mkdirSync(path.join(game, 'override'), { recursive: true });
+    const store = ProjectStore.open(project);
+    let result;
+    try {
+      result = await exportProject(store, { to: game });
+    } finally {
+      store.close();
+    }
+    expect(result.plan.refused).toEqual([]);
+    expect(result.status).toBe('done');
+    const written = new Uint8Array(readFileSync(path.join(game, 'override', ROOM)));
+    const report = inspectBytes(ROOM, written, env);
+    expect(report.readFailure).toBeNull();
+    expect(report.format).toBe(BWM_FORMAT);
+    expect(newErrors(report.errors, inspectBytes(ROOM, readFixture(roomPath(ROOM)), env).errors)).toEqual([]);
+    const doc = loadDocument(ROOM, written, env).document as BwmDocument;
+    const exported = bwmToWalkmesh(doc, ROOM);
+    // The writer reorders faces (walkable first), so each face of the model is found by its
+    // corner positions and must keep its winding, material and walkability.
+    const model = editedMesh(project, roomId);
+    expectKeptEdits(model);
+    expect(faceCount(exported)).toBe(faceCount(model));
+    for (let f = 0; f < faceCount(model); f++) {
+      const g = sameFace(exported, model, f);
+      expect(windingKey(exported, g), `face ${f}`).toBe(windingKey(model, f));
+      expect(exported.faceMaterial[g], `face ${f}`).toBe(model.faceMaterial[f]);
+      expect(exported.faceWalkable[g], `face ${f}`).toBe(model.faceWalkable[f]);
+    }
+    // The edits' marks by position: A's moved corners, no corner on the welded-away middle.
+    for (const p of kept.moved) expect(exported.positions.some((_, i) => i % 3 === 0 && [0, 1, 2].every((c) => Math.abs(exported.positions[i + c]! - p[c]!) < 1e-4))).toBe(true);
+    const middle = vertex(model, kept.welded);
+    for (let f = 0; f < faceCount(exported); f++) for (const v of cornersOf(exported, f)) expect(vertex(exported, v)).not.toEqual(middle);
+    // The cleared room link: its edge, found by its end points, leads nowhere.
+    const link = kept.link!;
+    const at = meshEdgeOfRow(link.doc, link.row, exported);
+    expect(at, 'the unlinked edge is in the export').toBeDefined();
+    expect(doc.edgeTransition[perimeterRow(doc, at!.face, at!.edge, 'test', exported)]).toBe(-1);
+  }, 120_000);
+
   it('previews a path: its length and faces crossed, or why there is none', async () => {
-    const m = projectMesh(project, roomId);
-    const island = floodSelect(m, [A], 'island');
+    const m = editedMesh(project, roomId);
+    const island = floodSelect(m, [faceOn(m, cornersOf(original, A))], 'island');
     const clear = clearFaces(m).filter((f) => island.includes(f));
     // The two clear faces of A's island farthest apart.
     let [s, e] = [clear[0]!, clear[1]!];
@@ -651,9 +846,39 @@ describe('Source area tools in browser mode, then export', () => {
     await edited(() => page.getByTestId('redo').click());
     expect(connectionsOf(nav().doc, a, 1)).toContain(otherId);
     await edited(() => page.getByTestId('source-disconnect').click());
-    expect(connectionsOf(nav().doc, a, 1)).not.toContain(otherId);
+    const expectLinked = (linked: boolean) => {
+      const now = nav().doc;
+      expect(connectionsOf(now, a, 1).includes(otherId), `${areaId} east to ${otherId}`).toBe(linked);
+      expect(connectionsOf(now, b, 3).includes(areaId), `${otherId} west to ${areaId}`).toBe(linked);
+      expect(now.areas.attributes[a]).toBe(doc.areas.attributes[a]! | bit);
+    };
+    expectLinked(false);
     await edited(() => page.getByTestId('undo').click());
-    expect(connectionsOf(nav().doc, a, 1)).toContain(otherId);
+    expectLinked(true);
+    await edited(() => page.getByTestId('redo').click());
+    expectLinked(false);
+    await edited(() => page.getByTestId('undo').click());
+    expectLinked(true);
+
+    // A reload shows the attributes again, and the history (with the disconnect to redo) survives it.
+    await page.reload();
+    await page.getByTestId('project-tree').waitFor({ timeout: 30_000 });
+    await page.locator(`[data-testid="tree-file"][data-file-name="${NAV_NAME}"]`).click();
+    await expect.poll(() => page.getByTestId('viewport').getAttribute('data-face-count'), { timeout: 30_000 }).toBe(String(faceCount(mesh)));
+    await expect.poll(() => page.getByTestId('viewport').getAttribute('data-drawn'), { timeout: 30_000 }).toBe('true');
+    await page.getByTestId('frame-all').click();
+    await page.getByTestId('top-view').click();
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const again = await page.evaluate(([x, y, z]) => (window as unknown as { __walkbench: { toScreen(x: number, y: number, z: number): [number, number] | null } }).__walkbench.toScreen(x!, y!, z!), [x, y, z]);
+    await page.mouse.click(box.x + again![0], box.y + again![1]);
+    await expect.poll(() => text('inspector-face')).toBe(String(face));
+    expect(await page.getByTestId('game-edit').innerText()).toContain(`Area ${areaId}`);
+    expect(await text('inspector-material')).toBe(`attributes 0x${(doc.areas.attributes[a]! | bit).toString(16)}`);
+    expectLinked(true);
+    await edited(() => page.getByTestId('redo').click());
+    expectLinked(false);
+    await edited(() => page.getByTestId('undo').click());
+    expectLinked(true);
 
     // Export to a game folder: the written map reads back, validates and carries both edits.
     const game = path.join(tmp, 'csgo');

@@ -4,8 +4,9 @@
  * move of 20 vertices, each with its reply encoded for the transport (encodeFrame, as the
  * browser mode sends it), once asking for a delta and once for whole walkmeshes. Times
  * are per edit, median and p99; the reply sizes are the encoded frames. The service's
- * time includes writing the file with its format's writer and saving it in the project,
- * as every edit does. The last column is what the page then does with the reply on the
+ * time includes committing the history entry and the file's mark; the file's bytes are
+ * written behind when the editor is idle (ProjectEdits writeBehind), timed on its own in
+ * the last line. The last column is what the page then does with the reply on the
  * CPU (decodeFrame, the store's patch, colours, the flat mesh and the picking BVH, as the
  * viewport does; the GPU upload is not timed). Figures for reading, never asserted. Run alone with
  * `node --import tsx test/bench/edit-service-bench.ts [--strokes N]`.
@@ -197,7 +198,7 @@ export async function runEditServiceBench(options: EditServiceBenchOptions = {})
         rows.map((r) => [r.operation, r.reply, String(r.samples), r.facesPerEdit ? r.facesPerEdit.toFixed(1) : '-', r.applyMedianMs.toFixed(2), r.encodeMedianMs.toFixed(3), r.medianMs.toFixed(2), r.p99Ms.toFixed(2), r.replyBytes.toLocaleString('en-US'), r.pageMedianMs.toFixed(2)]),
       )}\n`,
     );
-    out(`of which the room's bake and write alone (bwmFromWalkmesh + writeBwm): median ${median(writes).toFixed(1)} ms over ${writes.length}\n`);
+    out(`written behind when the editor is idle, not in the times above: the room's bake and write (bwmFromWalkmesh + writeBwm), median ${median(writes).toFixed(1)} ms over ${writes.length}\n`);
     return rows;
   } finally {
     await service.close();

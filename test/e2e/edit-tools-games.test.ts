@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserServer } from '../../electron/services/browser-server';
 import type { JobService } from '../../electron/services/job-service';
 import { nodeFormatEnvironment as env } from '../../electron/services/node-format-environment';
-import { exportProject } from '../../electron/services/project/project-export';
 import { ProjectEdits } from '../../electron/services/project/project-edits';
 import { ProjectStore } from '../../electron/services/project/project-store';
 import { applyGitEdit } from '../../shared/edits/git-placement-edits';
@@ -35,8 +34,8 @@ import { pluginNavmeshes } from '../../shared/formats/skyrim/plugin-navmeshes';
 import type { NavDocument } from '../../shared/formats/source/nav-document';
 import { NAV_FORMAT } from '../../shared/formats/source/nav-reader';
 import { faceCount, type Walkmesh } from '../../shared/model/walkmesh';
-import type { Finding } from '../../shared/validation/finding';
 import { buildRenderer, launchChromium, openProjectPage } from '../support/browser-app';
+import { exportTo, newErrors } from '../support/export-probes';
 import { fixturesRoot, readFixture } from '../support/fixtures';
 import { centroid, clearFaces, coversXY, heightAt, sameFace, vertex, vertexPickPoint, withStore, type P3 } from '../support/walkmesh-probes';
 import { BLACK_VULKAR_ROOMS, blackVulkarLyt, blackVulkarWok } from '../unit/kotor-area/black-vulkar-area';
@@ -71,22 +70,6 @@ function editedMesh(project: string, fileId: number): Walkmesh {
 
 function currentBytes(project: string, fileId: number): Uint8Array {
   return withStore(project, (s) => s.loadEdit(fileId)?.bytes ?? s.loadFileBytes(fileId));
-}
-
-/** Exports the project into a game folder (the store is closed once the export has finished). */
-async function exportTo(project: string, game: string): Promise<Awaited<ReturnType<typeof exportProject>>> {
-  const store = ProjectStore.open(project);
-  try {
-    return await exportProject(store, { to: game });
-  } finally {
-    store.close();
-  }
-}
-
-/** Error codes of `now` that `before` did not have (warnings may come and go with an edit). */
-function newErrors(now: readonly Finding[], before: readonly Finding[]): string[] {
-  const had = new Set(before.filter((f) => f.severity === 'error').map((f) => f.code));
-  return now.filter((f) => f.severity === 'error' && !had.has(f.code)).map((f) => `${f.code}: ${f.message}`);
 }
 
 /** The waits and clicks every suite makes on its page. */

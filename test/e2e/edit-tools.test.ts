@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrowserServer, type BrowserServer } from '../../electron/services/browser-server';
 import type { JobService } from '../../electron/services/job-service';
 import { nodeFormatEnvironment as env } from '../../electron/services/node-format-environment';
-import { exportProject } from '../../electron/services/project/project-export';
 import { ProjectEdits } from '../../electron/services/project/project-edits';
 import { ProjectStore } from '../../electron/services/project/project-store';
 import { createWalkbenchService } from '../../electron/services/walkbench-service';
@@ -27,9 +26,9 @@ import { pluginNavmeshes } from '../../shared/formats/skyrim/plugin-navmeshes';
 import { NAV_FORMAT } from '../../shared/formats/source/nav-reader';
 import { createEventHub, type EventHub } from '../../shared/ipc/event-hub';
 import { faceCount, vertexCount, type Walkmesh } from '../../shared/model/walkmesh';
-import type { Finding } from '../../shared/validation/finding';
 import { faceIslands } from '../../shared/views/face-islands';
 import { buildRenderer, launchChromium, openProjectPage, recordPageProblems } from '../support/browser-app';
+import { exportTo, newErrors } from '../support/export-probes';
 import { fixturesRoot, readFixture } from '../support/fixtures';
 import { areaXY, centroid, clearFaces, coversXY, heightAt, sameFace, vertex, vertexPickPoint, withStore, type P3 } from '../support/walkmesh-probes';
 
@@ -90,12 +89,6 @@ function windingKey(m: Walkmesh, f: number): string {
   const keys = cornersOf(m, f).map((v) => vertex(m, v).join(','));
   const k = keys.indexOf([...keys].sort()[0]!);
   return [...keys.slice(k), ...keys.slice(0, k)].join(' ');
-}
-
-/** Error codes of `now` that `before` did not have (warnings may come and go with an edit). */
-function newErrors(now: readonly Finding[], before: readonly Finding[]): string[] {
-  const had = new Set(before.filter((f) => f.severity === 'error').map((f) => f.code));
-  return now.filter((f) => f.severity === 'error' && !had.has(f.code)).map((f) => `${f.code}: ${f.message}`);
 }
 
 /** The renderer is built once for both projects below. */
@@ -639,13 +632,7 @@ describe('edit tools and path preview in browser mode', () => {
   it('exports the baked project into a KotOR game folder: the WOK validates and carries every edit', async () => {
     const game = path.join(tmp, 'swkotor');
     mkdirSync(path.join(game, 'override'), { recursive: true });
-    const store = ProjectStore.open(project);
-    let result;
-    try {
-      result = await exportProject(store, { to: game });
-    } finally {
-      store.close();
-    }
+    const result = await exportTo(project, game);
     expect(result.plan.refused).toEqual([]);
     expect(result.status).toBe('done');
     const written = new Uint8Array(readFileSync(path.join(game, 'override', ROOM)));
@@ -883,13 +870,7 @@ describe('Source area tools in browser mode, then export', () => {
     // Export to a game folder: the written map reads back, validates and carries both edits.
     const game = path.join(tmp, 'csgo');
     mkdirSync(path.join(game, 'maps'), { recursive: true });
-    const store = ProjectStore.open(project);
-    let result;
-    try {
-      result = await exportProject(store, { to: game });
-    } finally {
-      store.close();
-    }
+    const result = await exportTo(project, game);
     expect(result.plan.refused).toEqual([]);
     expect(result.status).toBe('done');
     const written = new Uint8Array(readFileSync(path.join(game, 'maps', NAV_NAME)));
@@ -1174,13 +1155,7 @@ describe('Skyrim triangle flags and cover in the inspector, then export', () => 
 
     const game = path.join(tmp, 'Skyrim');
     mkdirSync(path.join(game, 'Data'), { recursive: true });
-    const store = ProjectStore.open(project);
-    let result;
-    try {
-      result = await exportProject(store, { to: game });
-    } finally {
-      store.close();
-    }
+    const result = await exportTo(project, game);
     expect(result.plan.refused).toEqual([]);
     expect(result.status).toBe('done');
     const written = new Uint8Array(readFileSync(path.join(game, 'Data', ESP)));

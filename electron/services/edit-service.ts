@@ -32,6 +32,7 @@ import { LiveAreaBaker } from './nwn2-live-area-bake';
 import { ProjectEdits, type EditOutcome } from './project/project-edits';
 import { ProjectFileError } from './project/project-file-error';
 import { ProjectFootprintModels } from './project/project-footprint-models';
+import { nwn2AreaFiles } from './project/nwn2-area-bake-source';
 import { projectPlaceableModels } from './project/project-placeable-models';
 import { ProjectStore } from './project/project-store';
 import type { FileRecord } from './project/project-types';
@@ -217,9 +218,8 @@ export function createEditService(options: EditServiceOptions): EditService {
    * bake worker; null when the project has neither.
    */
   function startAreaRebake(p: OpenProject, git: FileRecord, warm = false): PendingRebake | null {
-    const same = (f: FileRecord) => f.module === git.module && f.area === git.area && sameBaseName(f, git);
-    const candidates = p.store.listFiles({ module: git.module }).filter(same);
-    const source = candidates.find((f) => f.kind === 'trn') ?? candidates.find((f) => /\.trn$/i.test(f.name)) ?? candidates.find((f) => /\.trx$/i.test(f.name));
+    const area = nwn2AreaFiles(p.store, git);
+    const source = area.trn ?? area.trx;
     if (!source) return null;
     let models = p.models.get(git.module);
     if (!models) p.models.set(git.module, (models = projectPlaceableModels(p.store, git.module)));
@@ -232,10 +232,10 @@ export function createEditService(options: EditServiceOptions): EditService {
     };
     // The area's tables are handed from bake to bake; a changed TRN invalidates them, so
     // its content hash is part of the key.
-    const area = `${p.file}\0${source.id}\0${source.sha256}\0${source.editSha256 ?? ''}`;
+    const key = `${p.file}\0${source.id}\0${source.sha256}\0${source.editSha256 ?? ''}`;
     // A warm-up must never replace a bake an edit is waiting for: only an area not yet baked is warmed.
-    if (warm && baker.knows(area)) return null;
-    const ticket = baker.request(area, input);
+    if (warm && baker.knows(key)) return null;
+    const ticket = baker.request(key, input);
     if (!warm) {
       areaOfTicket.set(ticket, source.id);
       gitOfTicket.set(ticket, { bytes: input.git, module: git.module });
@@ -274,7 +274,7 @@ export function createEditService(options: EditServiceOptions): EditService {
 
   function currentBytes(p: OpenProject, f: FileRecord): Uint8Array {
     if (f.editWritePending) flushWrites();
-    return (f.edited ? p.store.loadEdit(f.id)?.bytes : undefined) ?? p.store.loadFileBytes(f.id);
+    return p.store.loadCurrentBytes(f);
   }
 
   /** The KotOR area of a room file: its module's LYT with every room's walkmesh as edited. */
@@ -430,7 +430,7 @@ export function createEditService(options: EditServiceOptions): EditService {
         const p = project({});
         const f = p.store.fileById(fileId);
         if (!f || !(f.kind === 'git' || f.kind === 'trn' || /\.(trn|trx)$/i.test(f.name))) return;
-        const git = f.kind === 'git' ? f : p.store.listFiles({ module: f.module }).find((g) => g.kind === 'git' && g.area === f.area && sameBaseName(g, f));
+        const git = f.kind === 'git' ? f : nwn2AreaFiles(p.store, f).git;
         if (!git) return;
         // Nobody waits for this ticket; its tables stay with the area.
         startAreaRebake(p, git, true);
@@ -482,11 +482,6 @@ function deltaOf(mesh: Walkmesh, faces: Uint32Array, vertices: Uint32Array): Edi
     vertices: vertices.slice(),
     positions,
   };
-}
-
-/** The same name but for the extension (an area's TRN and GIT). */
-function sameBaseName(a: FileRecord, b: FileRecord): boolean {
-  return a.name.replace(/\.[^.]*$/, '').toLowerCase() === b.name.replace(/\.[^.]*$/, '').toLowerCase();
 }
 
 /** A KotOR room walkmesh (.wok), by its recorded format or, when none was recorded, its name. */

@@ -74,8 +74,7 @@ function withAreaPlacements(store: ProjectStore, models: ProjectFootprintModels,
   if (!git) return opened;
   try {
     // The GIT as edited: its cutters and placeables are what the area is baked with.
-    const gitBytes = (git.edited ? store.loadEdit(git.id)?.bytes : undefined) ?? store.loadFileBytes(git.id);
-    return { ...opened, overlays: [...(opened.overlays ?? []), ...gitOverlays(game, gitBytes, models.forModule(record.module))] };
+    return { ...opened, overlays: [...(opened.overlays ?? []), ...gitOverlays(game, store.loadCurrentBytes(git), models.forModule(record.module))] };
   } catch (e) {
     if (!isMalformedInputError(e)) throw e;
     const finding = warning('area.git.unreadable', `${git.module}/${git.name}: ${e.withFile(git.name).message}; its placements are not shown`);

@@ -36,6 +36,7 @@ import { NAV_FORMAT } from '../../shared/formats/source/nav-reader';
 import { faceCount, type Walkmesh } from '../../shared/model/walkmesh';
 import { buildRenderer, launchChromium, openProjectPage } from '../support/browser-app';
 import { exportTo, newErrors } from '../support/export-probes';
+import { editShown } from '../support/edit-waits';
 import { fixturesRoot, readFixture } from '../support/fixtures';
 import { centroid, clearFaces, coversXY, heightAt, sameFace, vertex, vertexPickPoint, withStore, type P3 } from '../support/walkmesh-probes';
 import { BLACK_VULKAR_ROOMS, blackVulkarLyt, blackVulkarWok } from '../unit/kotor-area/black-vulkar-area';
@@ -75,18 +76,10 @@ function currentBytes(project: string, fileId: number): Uint8Array {
 /** The waits and clicks every suite makes on its page. */
 function pageActions(page: () => Page) {
   const text = async (id: string) => (await page().getByTestId(id).first().textContent())?.trim() ?? '';
-  const revision = async () => Number(await page().getByTestId('edit-toolbar').getAttribute('data-revision'));
   const faceCountShown = () => page().getByTestId('viewport').getAttribute('data-face-count');
 
   /** Runs an action that makes one edit, undo or redo, and waits until the page shows it. */
-  async function edited(action: () => Promise<void>, timeout = 30_000): Promise<void> {
-    const before = await revision();
-    await action();
-    const refused = page().getByTestId('edit-error');
-    const outcome = async () => ((await refused.count()) > 0 ? `refused: ${await refused.textContent()}` : (await revision()) > before ? 'done' : 'waiting');
-    await expect.poll(outcome, { timeout }).toBe('done');
-    await expect.poll(() => page().getByTestId('viewport').getAttribute('data-drawn'), { timeout: 30_000 }).toBe('true');
-  }
+  const edited = (action: () => Promise<void>, timeout = 30_000) => editShown(page(), action, { timeout });
 
   async function openFromTree(name: string, faces?: number): Promise<void> {
     await page().locator(`[data-testid="tree-file"][data-file-name="${name}"]`).click();

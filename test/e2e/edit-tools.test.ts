@@ -29,6 +29,7 @@ import { faceCount, vertexCount, type Walkmesh } from '../../shared/model/walkme
 import { faceIslands } from '../../shared/views/face-islands';
 import { buildRenderer, launchChromium, openProjectPage, recordPageProblems } from '../support/browser-app';
 import { exportTo, newErrors } from '../support/export-probes';
+import { editShown } from '../support/edit-waits';
 import { fixturesRoot, readFixture } from '../support/fixtures';
 import { areaXY, centroid, clearFaces, coversXY, heightAt, sameFace, vertex, vertexPickPoint, withStore, type P3 } from '../support/walkmesh-probes';
 
@@ -152,7 +153,6 @@ describe('edit tools and path preview in browser mode', () => {
 
   const text = async (id: string) => (await page.getByTestId(id).first().textContent())?.trim() ?? '';
   const faceCountShown = () => page.getByTestId('viewport').getAttribute('data-face-count');
-  const revision = async () => Number(await page.getByTestId('edit-toolbar').getAttribute('data-revision'));
 
   async function openFromTree(name: string, faces: number): Promise<void> {
     await page.locator(`[data-testid="tree-file"][data-file-name="${name}"]`).click();
@@ -189,15 +189,8 @@ describe('edit tools and path preview in browser mode', () => {
     await clickAt(p!);
   }
 
-  /** Runs an action that makes one edit, undo or redo, and waits until the page shows it. */
-  async function edited(action: () => Promise<void>): Promise<void> {
-    const before = await revision();
-    await action();
-    const refused = page.getByTestId('edit-error');
-    const outcome = async () => ((await refused.count()) > 0 ? `refused: ${await refused.textContent()}` : (await revision()) > before ? 'done' : 'waiting');
-    await expect.poll(outcome, { timeout: 30_000 }).toBe('done');
-    await expect.poll(() => page.getByTestId('viewport').getAttribute('data-drawn'), { timeout: 30_000 }).toBe('true');
-  }
+  /** One edit, undo or redo made by `action`, shown by the page (test/support/edit-waits.ts). */
+  const edited = (action: () => Promise<void>) => editShown(page, action);
 
   const undo = () => edited(() => page.getByTestId('undo').click());
   const redo = () => edited(() => page.getByTestId('redo').click());
@@ -758,20 +751,14 @@ describe('Source area tools in browser mode, then export', () => {
   let page: Page;
   const problems: string[] = [];
   const text = async (id: string) => (await page.getByTestId(id).first().textContent())?.trim() ?? '';
-  const revision = async () => Number(await page.getByTestId('edit-toolbar').getAttribute('data-revision'));
   const nav = (): { doc: NavDocument; mesh: Walkmesh } =>
     withStore(project, (s) => {
       const d = loadDocument(NAV_NAME, s.loadEdit(navId)?.bytes ?? s.loadFileBytes(navId), env);
       return { doc: d.document as NavDocument, mesh: d.handler.toWalkmeshes(d.document, NAV_NAME)[0]! };
     });
 
-  async function edited(action: () => Promise<void>): Promise<void> {
-    const before = await revision();
-    await action();
-    const refused = page.getByTestId('edit-error');
-    const outcome = async () => ((await refused.count()) > 0 ? `refused: ${await refused.textContent()}` : (await revision()) > before ? 'done' : 'waiting');
-    await expect.poll(outcome, { timeout: 30_000 }).toBe('done');
-  }
+  /** One edit, undo or redo made by `action`, shown by the page (test/support/edit-waits.ts). */
+  const edited = (action: () => Promise<void>) => editShown(page, action, { drawn: false });
 
   beforeAll(async () => {
     tmp = mkdtempSync(path.join(tmpdir(), 'walkbench-e2e-edit-source-'));
@@ -898,7 +885,6 @@ describe('NWN2 walkmesh cutters drawn on the ground, baked again in the backgrou
   let browser: Browser | undefined;
   let page: Page;
   const problems: string[] = [];
-  const revision = async () => Number(await page.getByTestId('edit-toolbar').getAttribute('data-revision'));
   const faceCountShown = () => page.getByTestId('viewport').getAttribute('data-face-count');
   /** Cutters in the project's GIT as edited. */
   const cutters = () =>
@@ -908,14 +894,8 @@ describe('NWN2 walkmesh cutters drawn on the ground, baked again in the backgrou
       return Array.isArray(list) ? list.length : 0;
     });
 
-  async function edited(action: () => Promise<void>): Promise<void> {
-    const before = await revision();
-    await action();
-    const refused = page.getByTestId('edit-error');
-    const outcome = async () => ((await refused.count()) > 0 ? `refused: ${await refused.textContent()}` : (await revision()) > before ? 'done' : 'waiting');
-    await expect.poll(outcome, { timeout: 60_000 }).toBe('done');
-    await expect.poll(() => page.getByTestId('viewport').getAttribute('data-drawn'), { timeout: 30_000 }).toBe('true');
-  }
+  /** One edit, undo or redo made by `action`, shown by the page (test/support/edit-waits.ts). */
+  const edited = (action: () => Promise<void>) => editShown(page, action, { timeout: 60_000 });
 
   async function clickAt(p: P3): Promise<void> {
     const box = (await page.getByTestId('viewport-canvas').boundingBox())!;
@@ -1076,17 +1056,11 @@ describe('Skyrim triangle flags and cover in the inspector, then export', () => 
   let page: Page;
   const problems: string[] = [];
   const text = async (id: string) => (await page.getByTestId(id).first().textContent())?.trim() ?? '';
-  const revision = async () => Number(await page.getByTestId('edit-toolbar').getAttribute('data-revision'));
   const navmeshOf = (bytes: Uint8Array) => pluginNavmeshes(loadDocument(ESP, bytes, env).document as PluginDocument).find((n) => n.nvnm && !n.deleted)!.nvnm!;
   const saved = () => navmeshOf(withStore(project, (s) => s.loadEdit(espId)?.bytes ?? s.loadFileBytes(espId)));
 
-  async function edited(action: () => Promise<void>): Promise<void> {
-    const before = await revision();
-    await action();
-    const refused = page.getByTestId('edit-error');
-    const outcome = async () => ((await refused.count()) > 0 ? `refused: ${await refused.textContent()}` : (await revision()) > before ? 'done' : 'waiting');
-    await expect.poll(outcome, { timeout: 30_000 }).toBe('done');
-  }
+  /** One edit, undo or redo made by `action`, shown by the page (test/support/edit-waits.ts). */
+  const edited = (action: () => Promise<void>) => editShown(page, action, { drawn: false });
 
   beforeAll(async () => {
     tmp = mkdtempSync(path.join(tmpdir(), 'walkbench-e2e-edit-skyrim-'));

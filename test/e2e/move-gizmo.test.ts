@@ -13,6 +13,7 @@ import { BWM_FORMAT } from '../../shared/formats/kotor/bwm-document';
 import { loadDocument } from '../../shared/formats/inspect-file';
 import { faceCount, type Walkmesh } from '../../shared/model/walkmesh';
 import { buildRenderer, openProjectPage } from '../support/browser-app';
+import { editShown } from '../support/edit-waits';
 import { fixturesRoot, readFixture } from '../support/fixtures';
 
 /** A KotOR room: its vertices may move freely (shared/edits/game-edit-rules.ts). */
@@ -107,18 +108,11 @@ describe('the move gizmo in browser mode', () => {
   const [A, B] = clearFaces(original) as [number, number];
   const moved = cornersOf(original, [A, B]);
 
-  const revision = async () => Number(await page.getByTestId('edit-toolbar').getAttribute('data-revision'));
   const gizmo = () => page.evaluate(() => (window as unknown as { __walkbench: { gizmo?: () => GizmoState | null } }).__walkbench.gizmo?.() ?? null);
   const canvasBox = async () => (await page.getByTestId('viewport-canvas').boundingBox())!;
 
-  async function edited(action: () => Promise<void>): Promise<void> {
-    const before = await revision();
-    await action();
-    const refused = page.getByTestId('edit-error');
-    const outcome = async () => ((await refused.count()) > 0 ? `refused: ${await refused.textContent()}` : (await revision()) > before ? 'done' : 'waiting');
-    await expect.poll(outcome, { timeout: 30_000 }).toBe('done');
-    await expect.poll(() => page.getByTestId('viewport').getAttribute('data-drawn'), { timeout: 30_000 }).toBe('true');
-  }
+  /** One edit, undo or redo made by `action`, shown by the page (test/support/edit-waits.ts). */
+  const edited = (action: () => Promise<void>) => editShown(page, action);
 
   async function nextFrames(): Promise<void> {
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));

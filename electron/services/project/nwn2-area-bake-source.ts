@@ -11,13 +11,20 @@ import type { FileRecord } from './project-types';
 /** Bumped when the bytes of a TRN + GIT bake can change. */
 export const NWN2_TRN_BAKE_VERSION = '1';
 
-/** The bytes a project file holds now: its saved edit, else what was imported. */
-export function currentProjectBytes(store: ProjectStore, f: FileRecord): Uint8Array {
-  return (f.edited ? store.loadEdit(f.id)?.bytes : undefined) ?? store.loadFileBytes(f.id);
-}
-
 function stem(name: string): string {
   return name.replace(/\.[^.]*$/, '').toLowerCase();
+}
+
+/**
+ * The files of an NWN2 area in the project: those of the same module and area whose name
+ * is `file`'s but for the extension (the toolset names an area's TRN, TRX and GIT alike).
+ */
+export function nwn2AreaFiles(store: ProjectStore, file: FileRecord): { trn?: FileRecord; trx?: FileRecord; git?: FileRecord } {
+  const siblings = store.listFiles({ module: file.module }).filter((f) => f.area === file.area && stem(f.name) === stem(file.name));
+  const trn = siblings.find((f) => f.kind === 'trn') ?? siblings.find((f) => /\.trn$/i.test(f.name));
+  const trx = siblings.find((f) => f.kind === 'walkmesh' && f.format === TRX_FORMAT) ?? siblings.find((f) => /\.trx$/i.test(f.name));
+  const git = siblings.find((f) => f.kind === 'git');
+  return { ...(trn ? { trn } : {}), ...(trx ? { trx } : {}), ...(git ? { git } : {}) };
 }
 
 /**
@@ -30,17 +37,15 @@ function stem(name: string): string {
  */
 export function nwn2AreaSourcesOf(store: ProjectStore, trx: FileRecord): { trn: FileRecord; git: FileRecord } | undefined {
   if (trx.kind !== 'walkmesh' || trx.format !== TRX_FORMAT) return undefined;
-  const siblings = store.listFiles({ module: trx.module }).filter((f) => f.area === trx.area && stem(f.name) === stem(trx.name));
-  const trn = siblings.find((f) => f.kind === 'trn') ?? siblings.find((f) => f.id !== trx.id && /\.trn$/i.test(f.name));
-  const git = siblings.find((f) => f.kind === 'git');
+  const { trn, git } = nwn2AreaFiles(store, trx);
   if (!trn || !git || !(git.edited || trn.edited)) return undefined;
   return { trn, git };
 }
 
 /** The bake job of an area's TRN + GIT: its input frame and the spec its bake is recorded under. */
 export function nwn2AreaBakeJob(store: ProjectStore, trx: FileRecord, sources: { trn: FileRecord; git: FileRecord }): { spec: BakeSpec; input: () => Uint8Array } {
-  const trnBytes = currentProjectBytes(store, sources.trn);
-  const gitBytes = currentProjectBytes(store, sources.git);
+  const trnBytes = store.loadCurrentBytes(sources.trn);
+  const gitBytes = store.loadCurrentBytes(sources.git);
   let models: AreaBakeInput['models'] = [];
   try {
     models = areaBakeModels(readGff(gitBytes), projectPlaceableModels(store, trx.module));

@@ -77,7 +77,7 @@ export class ProjectFootprintModels {
       if (!this.bwms.has(key)) {
         let doc: BwmDocument | null = null;
         try {
-          doc = readBwm((f.edited ? this.store.loadEdit(f.id)?.bytes : undefined) ?? this.store.loadFileBytes(f.id));
+          doc = readBwm(this.store.loadCurrentBytes(f));
         } catch (e) {
           // A model that cannot be read counts as missing: the object keeps its marker.
           if (!isMalformedInputError(e)) throw e;

@@ -20,7 +20,7 @@ export function projectPlaceableModels(store: ProjectStore, module: string): (ap
   let table: TwoDaTable | undefined;
   for (const t of tables) {
     try {
-      table = readTwoDaText(bytesOf(store, t));
+      table = readTwoDaText(store.loadCurrentBytes(t));
       break;
     } catch (e) {
       if (!isMalformedInputError(e)) throw e;
@@ -38,7 +38,7 @@ export function projectPlaceableModels(store: ProjectStore, module: string): (ap
       let model: PlaceableModel | undefined;
       if (f) {
         try {
-          model = { name, walkmeshes: readMdbWalkmeshes(bytesOf(store, f)) };
+          model = { name, walkmeshes: readMdbWalkmeshes(store.loadCurrentBytes(f)) };
         } catch (e) {
           if (!isMalformedInputError(e)) throw e;
         }
@@ -51,8 +51,4 @@ export function projectPlaceableModels(store: ProjectStore, module: string): (ap
 
 function key(fileName: string): string {
   return fileName.replace(/\.mdb$/i, '').toLowerCase();
-}
-
-function bytesOf(store: ProjectStore, f: FileRecord): Uint8Array {
-  return (f.edited ? store.loadEdit(f.id)?.bytes : undefined) ?? store.loadFileBytes(f.id);
 }

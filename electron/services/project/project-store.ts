@@ -285,6 +285,14 @@ export class ProjectStore {
     return row && fileRecord(row);
   }
 
+  /**
+   * The bytes a file holds now: its saved edit, else what was imported. (Edits written
+   * behind are not in it yet: readers call writePendingEdits first.)
+   */
+  loadCurrentBytes(file: FileRecord): Uint8Array {
+    return (file.edited ? this.loadEdit(file.id)?.bytes : undefined) ?? this.loadFileBytes(file.id);
+  }
+
   loadFileBytes(fileId: number): Uint8Array {
     const row = this.db.prepare('SELECT bytes FROM file_content WHERE file_id = ?').get(fileId) as { bytes: unknown } | undefined;
     if (!row) throw new RangeError(`${this.file}: no file with id ${fileId}`);

@@ -23,7 +23,19 @@ import { Nwn2ModelResolver } from '../nwn2-model-resolver';
  */
 export interface ImportCandidate {
   path: string;
+  /**
+   * The module as far as the sources tell (an NWN2 module folder or `.mod`, the module named
+   * with `--module`, the KotOR game folder's module), else the folder rule's. The rules of
+   * KotOR, Skyrim and Source are applied at import, once each file's kind is known (see
+   * import-module-names.ts).
+   */
   module: string;
+  /**
+   * The module by the folder rule of earlier versions (a loose file's folder, the folder
+   * walked, an archive's name): the fall-back when no game rule names one, and where a
+   * project imported by an earlier version holds the file.
+   */
+  folderModule: string;
   name: string;
   /** Present when the bytes are already read (archive resources). */
   bytes?: Uint8Array;
@@ -77,9 +89,12 @@ async function readAll(file: string): Promise<Uint8Array> {
   }
 }
 
-/** The module an archive's resources belong to: its name without `_s` / `_dlg` (KotOR's split capsules). */
+/**
+ * The module an archive's resources belong to: its name, without `_s` of a `_s.rim` or
+ * `_dlg` of a `_dlg.erf` (KotOR's split capsules); an NWN2 `x_s.mod` is module `x_s`.
+ */
 export function moduleOfArchive(file: string): string {
-  return path.basename(file).replace(/(_s|_dlg)?\.[^.]+$/i, '');
+  return path.basename(file).replace(/(?:_s(?=\.rim$)|_dlg(?=\.erf$))?\.[^.]+$/i, '');
 }
 
 /**
@@ -96,7 +111,7 @@ export function archiveCandidates(file: string, bytes: Uint8Array, game: GameId,
     return doc.resources.map((r) => {
       const ext = types.extension(r.type);
       const name = `${r.resRef}.${ext ?? `type${r.type}`}`;
-      return { path: `${file}:${name}`, module, name, bytes: r.data };
+      return { path: `${file}:${name}`, module, folderModule: module, name, bytes: r.data };
     });
   } catch (e) {
     if (isMalformedInputError(e)) throw e.withFile(file);
@@ -108,12 +123,22 @@ function looksLikeArchive(name: string, head: Uint8Array): boolean {
   return ARCHIVE_EXTENSIONS.has(path.extname(name).toLowerCase()) && (sniffErf(head) || sniffRim(head));
 }
 
-async function walkFolder(folder: string, module: string, options: LayoutOptions, out: ImportCandidate[]): Promise<void> {
-  for (const e of await entriesOf(folder)) {
+/** The module of a loose file as far as its folders tell, and by the folder rule. */
+type Place = Pick<ImportCandidate, 'module' | 'folderModule'>;
+
+async function walkFolder(folder: string, place: Place, options: LayoutOptions, out: ImportCandidate[]): Promise<void> {
+  const entries = await entriesOf(folder);
+  // NWN2: a folder holding module.ifo is a module in the toolset's directory mode
+  // (`Modules/<name>/`, nwn2-trn-trx.md), so its files belong to that module even when the
+  // import starts from the folder above it (the `Modules/` folder itself, say).
+  if (options.game === 'nwn2' && options.module === undefined && entries.some((e) => e.isFile() && e.name.toLowerCase() === 'module.ifo')) {
+    place = { ...place, module: path.basename(folder) };
+  }
+  for (const e of entries) {
     const full = path.join(folder, e.name);
     // Symbolic links are not followed, so a link back up the tree cannot loop.
-    if (e.isDirectory()) await walkFolder(full, module, options, out);
-    else if (e.isFile()) await addFile(full, module, options, out, false);
+    if (e.isDirectory()) await walkFolder(full, place, options, out);
+    else if (e.isFile()) await addFile(full, place, options, out, false);
   }
 }
 
@@ -122,12 +147,12 @@ async function walkFolder(folder: string, module: string, options: LayoutOptions
  * import with its error; one met while walking a folder is skipped with the reason, so one
  * bad file in a game folder does not stop the rest.
  */
-async function addFile(file: string, module: string, options: LayoutOptions, out: ImportCandidate[], named: boolean): Promise<void> {
+async function addFile(file: string, place: Place, options: LayoutOptions, out: ImportCandidate[], named: boolean): Promise<void> {
   const name = path.basename(file);
   const ext = path.extname(name).toLowerCase();
   // A Skyrim Data folder holds gigabytes of BSA archives and loose assets: only plugins are read.
   if (options.game === 'skyrim' && !PLUGIN_EXTENSIONS.has(ext)) {
-    out.push({ path: file, module, name, skip: 'not a Skyrim plugin (.esp, .esm, .esl)' });
+    out.push({ path: file, ...place, name, skip: 'not a Skyrim plugin (.esp, .esm, .esl)' });
     return;
   }
   if (ARCHIVE_EXTENSIONS.has(ext)) {
@@ -137,14 +162,14 @@ async function addFile(file: string, module: string, options: LayoutOptions, out
         out.push(...archiveCandidates(file, bytes, options.game, options.module ?? moduleOfArchive(file)));
       } catch (e) {
         if (named || !isMalformedInputError(e)) throw e;
-        out.push({ path: file, module, name, skip: `damaged archive: ${e.message}` });
+        out.push({ path: file, ...place, name, skip: `damaged archive: ${e.message}` });
       }
       return;
     }
-    out.push({ path: file, module, name, bytes });
+    out.push({ path: file, ...place, name, bytes });
     return;
   }
-  out.push({ path: file, module, name });
+  out.push({ path: file, ...place, name });
 }
 
 /**
@@ -176,7 +201,7 @@ async function kotorGameCandidates(root: string, options: LayoutOptions, out: Im
         : r.origin.kind === 'module'
           ? `${path.join(folder.modulesDir!, r.origin.archive)}:${name}`
           : `${folder.chitinKey!}:${r.origin.bif}:${name}`;
-    out.push({ path: where, module: options.module!, name, bytes: r.data });
+    out.push({ path: where, module: options.module!, folderModule: options.module!, name, bytes: r.data });
   };
   push(m, KotorResType.LYT);
   push(m, KotorResType.GIT);
@@ -263,7 +288,7 @@ async function nwn2ModelCandidates(candidates: readonly ImportCandidate[], optio
   const modelDirs = options.modelDirs ?? [];
   if (modelDirs.length === 0) return;
   const resolver = await Nwn2ModelResolver.open({ modelDirs, ...(options.twoDaDir !== undefined ? { twoDaDir: options.twoDaDir } : {}) });
-  const byModule = new Map<string, Set<number>>();
+  const byModule = new Map<string, { appearances: Set<number>; folderModule: string }>();
   for (const c of candidates) {
     if (path.extname(c.name).toLowerCase() !== '.git') continue;
     const bytes = c.bytes ?? (await readAll(c.path));
@@ -274,12 +299,13 @@ async function nwn2ModelCandidates(candidates: readonly ImportCandidate[], optio
       if (isMalformedInputError(e)) continue; // classified and reported by the import itself
       throw e;
     }
-    const set = byModule.get(c.module) ?? new Set<number>();
-    for (const a of appearances) set.add(a);
-    byModule.set(c.module, set);
+    const entry = byModule.get(c.module) ?? { appearances: new Set<number>(), folderModule: c.folderModule };
+    for (const a of appearances) entry.appearances.add(a);
+    byModule.set(c.module, entry);
   }
   const archives = new Map<string, ImportCandidate[]>();
-  const fromSource = async (from: string, module: string): Promise<ImportCandidate | undefined> => {
+  // The models go to the module of the GITs that place them.
+  const fromSource = async (from: string, { module, folderModule }: Place): Promise<ImportCandidate | undefined> => {
     const colon = from.lastIndexOf(':');
     const archive = colon > 0 ? from.slice(0, colon) : '';
     if (colon > 0 && ARCHIVE_EXTENSIONS.has(path.extname(archive).toLowerCase())) {
@@ -287,17 +313,17 @@ async function nwn2ModelCandidates(candidates: readonly ImportCandidate[], optio
       if (!list) archives.set(archive, (list = archiveCandidates(archive, await readAll(archive), 'nwn2', module)));
       const want = from.slice(colon + 1).toLowerCase();
       const hit = list.find((r) => r.name.toLowerCase() === want);
-      return hit && { ...hit, module };
+      return hit && { ...hit, module, folderModule };
     }
-    return { path: from, module, name: path.basename(from) };
+    return { path: from, module, folderModule, name: path.basename(from) };
   };
-  for (const [module, appearances] of byModule) {
+  for (const [module, { appearances, folderModule }] of byModule) {
     await resolver.preload(appearances);
     const wanted = new Set<string>();
     if (resolver.placeablesSource) wanted.add(resolver.placeablesSource);
     for (const l of resolver.lookups) if (l.from) wanted.add(l.from);
     for (const from of [...wanted].sort()) {
-      const c = await fromSource(from, module);
+      const c = await fromSource(from, { module, folderModule });
       if (c) out.push(c);
     }
   }
@@ -314,7 +340,8 @@ export async function collectLayoutCandidates(sources: readonly string[], option
   for (const source of sources) {
     const resolved = path.resolve(source);
     if (!(await isDir(resolved))) {
-      await addFile(resolved, options.module ?? path.basename(path.dirname(resolved)), options, out, true);
+      const module = options.module ?? path.basename(path.dirname(resolved));
+      await addFile(resolved, { module, folderModule: module }, options, out, true);
       continue;
     }
     if (options.game === 'kotor' && (await childAnyCase(resolved, 'chitin.key', 'file'))) {
@@ -324,7 +351,8 @@ export async function collectLayoutCandidates(sources: readonly string[], option
     let folder = resolved;
     if (options.game === 'source') folder = (await childAnyCase(resolved, 'maps', 'dir')) ?? resolved;
     if (options.game === 'skyrim') folder = (await childAnyCase(resolved, 'data', 'dir')) ?? resolved;
-    await walkFolder(folder, options.module ?? path.basename(resolved), options, out);
+    const module = options.module ?? path.basename(resolved);
+    await walkFolder(folder, { module, folderModule: module }, options, out);
   }
   if (options.game === 'nwn2') await nwn2ModelCandidates([...out], options, out);
   return out;

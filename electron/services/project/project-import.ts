@@ -1,14 +1,16 @@
 import { readFile } from 'node:fs/promises';
 import { FileAccessError } from '../file-access';
-import { collectLayoutCandidates } from './game-layout-import';
+import { collectLayoutCandidates, type ImportCandidate } from './game-layout-import';
+import { importModuleNamer } from './import-module-names';
 import { areaOf, classifyInput } from './input-kind';
 import { nameKey, type ProjectStore } from './project-store';
-import type { FileKind, UpsertStatus } from './project-types';
+import type { FileKind, FileRecord, UpsertStatus } from './project-types';
 
 export type ImportStatus = UpsertStatus | 'skipped';
 
 export interface ImportedFile {
   path: string;
+  /** The module the file went to (see importModuleNamer). */
   module: string;
   name: string;
   kind: FileKind | null;
@@ -26,8 +28,8 @@ export interface ImportProgress {
 
 export interface ImportOptions {
   /**
-   * Module every file goes to; by default a folder's own name (a loose file's folder, an
-   * archive's name). For a KotOR game folder, the module to import from it.
+   * Module every file goes to; by default the game's module of each file (see
+   * importModuleNamer). For a KotOR game folder, the module to import from it.
    */
   module?: string;
   /** NWN2: folders searched for the MDB models and placeables.2da the imported placeables need. */
@@ -45,10 +47,28 @@ export interface ImportReport {
 const BATCH_FILES = 64;
 const BATCH_BYTES = 64 * 1024 * 1024;
 
+const fileKey = (module: string, name: string) => `${nameKey(module)}\u0000${nameKey(name)}`;
+
+/**
+ * Where a file goes: the game's module; but a file the project already holds under the
+ * module of the folder rule (stored by a version that named modules after folders, or by
+ * an import before the file's layout was known) and not under the game's module is updated
+ * where it is, so it keeps its id, and with it its edits, history and bakes, and is not
+ * added a second time. (The project file offers no move of a file between modules; room
+ * links find their layout across modules, kotor-room-layout.ts.) `held` is the project as
+ * it was before this import, so the choice does not depend on how files are batched.
+ */
+function placeModule(gameModule: string, c: ImportCandidate, kind: FileKind, held: ReadonlyMap<string, FileRecord>): string {
+  if (nameKey(gameModule) === nameKey(c.folderModule) || held.has(fileKey(gameModule, c.name))) return gameModule;
+  const old = held.get(fileKey(c.folderModule, c.name));
+  return old !== undefined && old.kind === kind ? old.module : gameModule;
+}
+
 /**
  * Imports into a project from loose files, folders (recursively), module archives and game
- * installs (see collectLayoutCandidates). Each file is recognised by its content; a file
- * already in the project under the same name (any case) is updated when its bytes changed.
+ * installs (see collectLayoutCandidates), each file into its game's module (see
+ * importModuleNamer and placeModule). Each file is recognised by its content; a file
+ * already in the module under the same name (any case) is updated when its bytes changed.
  * Files are committed in batches, so an interrupted import keeps what it committed and a
  * rerun reports the rest.
  */
@@ -59,6 +79,9 @@ export async function importSources(store: ProjectStore, sources: readonly strin
     ...(options.modelDirs !== undefined ? { modelDirs: options.modelDirs } : {}),
     ...(options.twoDaDir !== undefined ? { twoDaDir: options.twoDaDir } : {}),
   });
+  const projectFiles = store.listFiles();
+  const held = new Map(projectFiles.map((f) => [fileKey(f.module, f.name), f]));
+  const moduleOf = await importModuleNamer(store, candidates, { game: store.info().game, named: options.module !== undefined, projectFiles });
   const files: ImportedFile[] = [];
   const seen = new Set<string>();
   let pending: { entry: ImportedFile; bytes: Uint8Array }[] = [];
@@ -113,16 +136,18 @@ export async function importSources(store: ProjectStore, sources: readonly strin
       }
     }
     const kind = classifyInput(name, bytes);
-    const key = `${nameKey(c.module)}\u0000${nameKey(name)}`;
     if (kind.skip !== undefined) {
+      entry.module = moduleOf(c, null);
       entry.reason = kind.skip;
       done++;
       continue;
     }
+    entry.module = placeModule(moduleOf(c, kind.kind), c, kind.kind, held);
     entry.kind = kind.kind;
     entry.format = kind.format;
+    const key = fileKey(entry.module, name);
     if (seen.has(key)) {
-      entry.reason = `another imported file of module "${c.module}" has the same name (names ignore case)`;
+      entry.reason = `another imported file of module "${entry.module}" has the same name (names ignore case)`;
       done++;
       continue;
     }

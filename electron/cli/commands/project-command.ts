@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { GameId } from '../../../shared/model/walkmesh';
 import { rebakeProject } from '../../services/bake-pool/project-rebake';
+import { nothingToBakeLabel } from '../../services/bake-pool/unbaked-reasons';
 import { FileAccessError } from '../../services/file-access';
 import { ProjectFileError } from '../../services/project/project-file-error';
 import { importSources, type ImportProgress } from '../../services/project/project-import';
@@ -143,6 +144,7 @@ async function rebake(argv: readonly string[], io: CliIo): Promise<number> {
     if (json) io.out(`${JSON.stringify({ project: file, counts: report.counts, files: report.entries }, null, 2)}\n`);
     else {
       for (const e of report.entries) if (e.status === 'failed') io.out(`failed ${e.file}: ${e.reason}\n`);
+      if (report.entries.length === 0) io.out(`${nothingToBakeLabel(store.info().game, typeof moduleFlag === 'string' ? moduleFlag : undefined)}\n`);
       const c = report.counts;
       io.out(`${file}: ${c.baked} baked, ${c.skipped} skipped (unchanged), ${c.failed} failed\n`);
     }

@@ -1,5 +1,6 @@
 import { bakeBwm, bakeInputOf } from '../../../shared/bakers/kotor/bwm-bake';
 import { rebakeTrx } from '../../../shared/bakers/nwn2/trx-rebake';
+import { runPluginBake } from '../../../shared/bakers/skyrim/plugin-bake-job';
 import { AREA_BAKE_JOB, encodeAreaBakeOutput, runAreaBake, runAreaBakeToTrx } from '../../../shared/edits/nwn2-area-bake-job';
 import { readBwm } from '../../../shared/formats/kotor/bwm-reader';
 import { writeBwm } from '../../../shared/formats/kotor/bwm-writer';
@@ -13,7 +14,7 @@ import type { JobRegistry, JobRunner } from './bake-job-types';
  * Bumped whenever a baker's output bytes can change, so a project re-bakes what it baked
  * with the old code (the version is part of every bake's input hash).
  */
-export const BAKER_VERSIONS = { 'nwn2-rebake': '1', 'kotor-bake': '1' } as const;
+export const BAKER_VERSIONS = { 'nwn2-rebake': '1', 'kotor-bake': '1', 'skyrim-rebake': '1' } as const;
 
 export type BuiltinJobKind = keyof typeof BAKER_VERSIONS;
 
@@ -43,6 +44,22 @@ const kotorBake: JobRunner = (input, _options, progress) => {
   return { output: writeBwm(baked.document), summary: { faces: baked.faceOrder.length, walkableFaces: baked.walkableCount } };
 };
 
+/** Options of a `skyrim-rebake` job: the project file's name, for its failure messages. */
+function fileOption(options: unknown): string {
+  if (typeof options === 'object' && options !== null && 'file' in options) {
+    const file = (options as { file: unknown }).file;
+    if (typeof file === 'string') return file;
+  }
+  return 'the plugin';
+}
+
+/** Plugin bytes → the plugin with edge links, cover lists, grids and NAVI entries rebaked, as `walkbench bake PLUGIN.esp` writes it. */
+const skyrimRebake: JobRunner = (input, options, progress) => {
+  progress('bake', 0);
+  const r = runPluginBake(input, env, fileOption(options));
+  return { output: r.bytes, summary: { navmeshes: r.navmeshes, skipped: r.skipped, externalEdges: r.externalEdges } };
+};
+
 /** An NWN2 area's live re-bake after a GIT edit (shared/edits/nwn2-area-bake-job.ts); never stored as a bake. */
 const nwn2AreaBake: JobRunner = (input, _options, progress) => {
   progress('bake', 0);
@@ -57,4 +74,10 @@ const nwn2TrnBake: JobRunner = (input, _options, progress) => {
   return { output: r.bytes, summary: { triangles: r.triangles, islands: r.islands, cutters: r.cutters, placeablesWithoutModel: r.placeablesWithoutModel } };
 };
 
-export const builtinJobs: JobRegistry = { 'nwn2-rebake': nwn2Rebake, 'kotor-bake': kotorBake, [AREA_BAKE_JOB]: nwn2AreaBake, 'nwn2-trn-bake': nwn2TrnBake };
+export const builtinJobs: JobRegistry = {
+  'nwn2-rebake': nwn2Rebake,
+  'kotor-bake': kotorBake,
+  'skyrim-rebake': skyrimRebake,
+  [AREA_BAKE_JOB]: nwn2AreaBake,
+  'nwn2-trn-bake': nwn2TrnBake,
+};

@@ -1,5 +1,6 @@
 import { BWM_FORMAT } from '../../../shared/formats/kotor/bwm-document';
 import { TRX_FORMAT } from '../../../shared/formats/nwn2/trx-document';
+import { PLUGIN_FORMAT } from '../../../shared/formats/skyrim/plugin-document';
 import type { BakeSpec } from '../project/content-hash';
 import type { ProjectStore } from '../project/project-store';
 import type { FileRecord } from '../project/project-types';
@@ -45,12 +46,30 @@ export interface RebakeReport {
   counts: { baked: number; skipped: number; failed: number };
 }
 
-/** The job kind that bakes a project file, or undefined for files no bake-pool baker takes. */
+/**
+ * The job kind that bakes a project file, or undefined for files no bake-pool baker takes
+ * (unbaked-reasons.ts says why, in the game's terms).
+ *
+ * Skyrim masters (kind `master`) are neither baked nor inputs of a plugin's bake: the rebake
+ * derives each navmesh's data from that navmesh alone and keeps edge links into other
+ * navmeshes (a master's too) as stored, so a master's bytes cannot change its output. Only
+ * validation reads masters (`--master` of `walkbench bake` and `validate`), and that is not
+ * part of the bake; so a plugin's spec holds its own bytes only, and a new or changed master
+ * does not bake it again.
+ */
 export function bakeKindOf(file: FileRecord): BuiltinJobKind | undefined {
   if (file.kind !== 'walkmesh') return undefined;
   if (file.format === TRX_FORMAT) return 'nwn2-rebake';
   if (file.format === BWM_FORMAT) return 'kotor-bake';
+  if (file.format === PLUGIN_FORMAT) return 'skyrim-rebake';
   return undefined;
+}
+
+/** The format of what a job kind bakes. */
+function outputFormatOf(kind: string): string {
+  if (kind === 'kotor-bake') return BWM_FORMAT;
+  if (kind === 'skyrim-rebake') return PLUGIN_FORMAT;
+  return TRX_FORMAT;
 }
 
 /**
@@ -68,13 +87,24 @@ export function bakeSpecOf(file: FileRecord, kind: BuiltinJobKind): BakeSpec {
   return { bakerId: kind, bakerVersion: BAKER_VERSIONS[kind], inputs: [{ name: `${file.module}/${file.name}`, sha256 }] };
 }
 
+export interface ProjectBakeJob {
+  kind: BakeJobKind;
+  spec: BakeSpec;
+  input: () => Uint8Array;
+  /** The job's JSON options (not part of the spec: they never change the output bytes). */
+  options?: unknown;
+}
+
 /** What job bakes a project file (undefined for files no baker takes), from which input, recorded under which spec. */
-export function bakeJobOf(store: ProjectStore, file: FileRecord): { kind: BakeJobKind; spec: BakeSpec; input: () => Uint8Array } | undefined {
+export function bakeJobOf(store: ProjectStore, file: FileRecord): ProjectBakeJob | undefined {
   const kind = bakeKindOf(file);
   if (kind === undefined) return undefined;
   const area = kind === 'nwn2-rebake' ? nwn2AreaSourcesOf(store, file) : undefined;
   if (area) return { kind: 'nwn2-trn-bake', ...nwn2AreaBakeJob(store, file, area) };
-  return { kind, spec: bakeSpecOf(file, kind), input: () => bakeInputOf(store, file) };
+  const job: ProjectBakeJob = { kind, spec: bakeSpecOf(file, kind), input: () => bakeInputOf(store, file) };
+  // The plugin baker names the file and navmesh it cannot rebake; it has no other way to know the file.
+  if (kind === 'skyrim-rebake') job.options = { file: `${file.module}/${file.name}` };
+  return job;
 }
 
 function bakeInputOf(store: ProjectStore, file: FileRecord): Uint8Array {
@@ -103,7 +133,7 @@ export async function rebakeProject(store: ProjectStore, options: RebakeOptions 
     entries.push(e);
     options.onFile?.(e, entries.length, total);
   };
-  const todo: { file: FileRecord; kind: BakeJobKind; spec: BakeSpec; input: () => Uint8Array }[] = [];
+  const todo: (ProjectBakeJob & { file: FileRecord })[] = [];
   for (const c of candidates) {
     const failure = unwritable.get(c.file.id);
     if (failure !== undefined) {
@@ -138,7 +168,7 @@ export async function rebakeProject(store: ProjectStore, options: RebakeOptions 
       for (const t of todo) {
         if (fatal || options.signal?.aborted) break;
         const name = `${t.file.module}/${t.file.name}`;
-        const handle = pool.submit({ kind: t.kind, input: t.input(), label: name });
+        const handle = pool.submit({ kind: t.kind, input: t.input(), label: name, ...(t.options !== undefined ? { options: t.options } : {}) });
         submitted.add(handle.id);
         const settled: Promise<void> = handle.result
           .finally(() => submitted.delete(handle.id))
@@ -165,7 +195,7 @@ export async function rebakeProject(store: ProjectStore, options: RebakeOptions 
 
 function record(store: ProjectStore, file: string, spec: BakeSpec, outcome: JobOutcome): RebakeEntry {
   if (outcome.status === 'done') {
-    const bake = store.recordBake({ ...spec, outputFormat: spec.bakerId === 'kotor-bake' ? BWM_FORMAT : TRX_FORMAT, output: outcome.output });
+    const bake = store.recordBake({ ...spec, outputFormat: outputFormatOf(spec.bakerId), output: outcome.output });
     return { file, status: 'baked', bakeId: bake.id, outputSha256: bake.outputSha256, elapsedMs: outcome.elapsedMs };
   }
   return { file, status: 'failed', reason: outcome.status === 'failed' ? outcome.error : 'cancelled' };

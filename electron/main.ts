@@ -175,7 +175,6 @@ async function start(): Promise<void> {
     startupIsProject: startupProject !== null,
     events,
     dialogs,
-    project: startupProject,
     bakePool: { entry: { file: bakeWorkerUrl() } },
     onJobService: (jobs) => (jobService = jobs),
     onProjectOpened: (file) => rememberProject(file),

@@ -64,6 +64,7 @@ const statusOf: Record<RpcErrorCode, number> = {
   'too-large': 413,
   unreadable: 422,
   forbidden: 403,
+  stale: 409,
   unavailable: 501,
   internal: 500,
 };

@@ -15,14 +15,18 @@ import { areaFromDocuments, type KotorArea, type WokLoader } from '../../shared/
 import { checkRoomLinks, fixOneSidedLink } from '../../shared/formats/kotor/kotor-room-links';
 import { LYT_FORMAT, type LytDocument } from '../../shared/formats/kotor/lyt-document';
 import { readLyt } from '../../shared/formats/kotor/lyt-reader';
-import type { EditsApplyParams, EditsDelta, EditsOutcome, FixRoomLinkParams, GitPlacements, HistoryEntry, PlacementsParams, PathQueryParams, PathQueryResult, PendingRebake, ProjectParam, RebakeResult, RebakeResultParams, StepParams } from '../../shared/ipc/edits-contract';
+import type { EditsApplyParams, EditsDelta, EditsOutcome, FileReportResult, FixRoomLinkParams, GitPlacements, HistoryEntry, PlacementsParams, PathQueryParams, PathQueryResult, PendingRebake, ProjectParam, RebakeResult, RebakeResultParams, ReportParams, StepParams } from '../../shared/ipc/edits-contract';
+import type { ProjectFileState } from '../../shared/ipc/project-contract';
+import type { FileReport } from '../../shared/formats/file-report';
+import { inspectBytes } from '../../shared/formats/inspect-file';
+import { refusalOf, editRefusals } from '../../shared/edits/edit-capabilities';
 import { ServiceError } from '../../shared/ipc/rpc-error';
 import { ModelMappingError } from '../../shared/model/model-mapping-error';
 import { pathSurfaceFor } from '../../shared/pathing/path-for-document';
 import type { PathQueryOptions } from '../../shared/pathing/path-surface';
 import type { Walkmesh } from '../../shared/model/walkmesh';
 import { copyWalkmesh } from '../../shared/edits/walkmesh-copy';
-import { error, type Finding } from '../../shared/validation/finding';
+import { error, warning, type Finding } from '../../shared/validation/finding';
 import { gitOverlays } from '../../shared/views/placement-overlays';
 import type { LineOverlay } from '../../shared/views/view-overlay';
 import type { BakePoolOptions } from './bake-pool/bake-pool';
@@ -33,9 +37,12 @@ import { ProjectEdits, type EditOutcome } from './project/project-edits';
 import { ProjectFileError } from './project/project-file-error';
 import { ProjectFootprintModels } from './project/project-footprint-models';
 import { nwn2AreaFiles } from './project/nwn2-area-bake-source';
+import { kotorLayoutOfRoom, kotorRoomsOfLayout } from './project/kotor-room-layout';
 import { projectPlaceableModels } from './project/project-placeable-models';
-import { ProjectStore } from './project/project-store';
+import { HistoryOrderError, ProjectStore } from './project/project-store';
 import type { FileRecord } from './project/project-types';
+import { editTargetOf, fileStateOf, undoScopeOf } from './project/project-file-view';
+import { areaTrxOf, notCarriedEdits } from './project/not-carried-edits';
 
 /** Re-bake tickets remembered for `edits.rebakeResult` (the live baker keeps as many results). */
 const MAX_OPEN_TICKETS = 64;
@@ -43,8 +50,11 @@ const MAX_OPEN_TICKETS = 64;
 const WRITE_BEHIND_IDLE_MS = 400;
 
 export interface EditServiceOptions {
-  /** The project open in the app (the edits default to it), or null. */
-  currentProject(): string | null;
+  /**
+   * The project file a call is about (project-service.ts `resolve`): the app's open project
+   * by its session, or a project file named by path; refuses a stale session.
+   */
+  resolveProject(params: ProjectParam, method: string): string;
   /** Settings of the worker the NWN2 live re-bakes run on (the Electron main process passes the worker entry). */
   bakePool?: Omit<BakePoolOptions, 'concurrency'>;
 }
@@ -52,6 +62,7 @@ export interface EditServiceOptions {
 export interface EditService {
   handlers: {
     'edits.apply': (params: EditsApplyParams) => Promise<EditsOutcome>;
+    'edits.report': (params: ReportParams) => Promise<FileReportResult>;
     'edits.fixRoomLink': (params: FixRoomLinkParams) => Promise<EditsOutcome>;
     'edits.undo': (params: StepParams) => Promise<{ outcome: EditsOutcome | null }>;
     'edits.redo': (params: StepParams) => Promise<{ outcome: EditsOutcome | null }>;
@@ -66,19 +77,20 @@ export interface EditService {
    * bytes read again: a format's writer may reorder faces (KotOR: walkable first), and the
    * next edit names faces and vertices of this model.
    */
-  editedWalkmeshes(fileId: number): Walkmesh[] | undefined;
+  editedWalkmeshes(project: string, fileId: number): Walkmesh[] | undefined;
   /**
-   * KotOR: the room-link findings (one-sided links…) about a room walkmesh of the open
-   * project, checked against its LYT's other rooms as edited; none for other files. An
-   * opened room shows them, so a one-sided link is seen before any edit.
+   * What the project knows about a file beyond its own bytes, added to its report: KotOR
+   * room links checked against the layout's other rooms as edited (a one-sided link is
+   * seen before any edit), edited bytes that could not be written, NWN2 edits the area's
+   * export will not carry.
    */
-  roomLinkFindings(fileId: number): Finding[];
+  projectFindings(project: string, fileId: number): Finding[];
   /**
    * NWN2: bakes the area of a TRN or GIT of the open project in the background as it is
    * now, so the live bake worker is started and warm and the area's tile tables are there
    * for the first edit. Does nothing for other files or when the area has no GIT or TRN.
    */
-  warmArea(fileId: number): void;
+  warmArea(project: string, fileId: number): void;
   /**
    * Writes the edited bytes that are written behind (paint strokes and moves mark their
    * file; the bytes follow when the editor is idle). Called before anything else reads the
@@ -119,10 +131,11 @@ export function createEditService(options: EditServiceOptions): EditService {
   /** The GIT each ticket baked and its module, for the placement overlays of its result. */
   const gitOfTicket = new Map<number, { bytes: Uint8Array; module: string }>();
 
-  function project(params: ProjectParam): OpenProject {
-    const file = params.project ?? options.currentProject();
-    if (!file) throw new ServiceError('not-found', 'no project is open: open one first (project.open) or name it (params.project)');
-    if (!path.isAbsolute(file)) throw new ServiceError('invalid-params', `params.project must be an absolute path, not ${JSON.stringify(file)}`, 'params.project');
+  function project(params: ProjectParam, method = 'edits'): OpenProject {
+    return projectAt(options.resolveProject(params, method));
+  }
+
+  function projectAt(file: string): OpenProject {
     if (open?.file === file) return open;
     let store: ProjectStore;
     try {
@@ -186,31 +199,109 @@ export function createEditService(options: EditServiceOptions): EditService {
   function outcome(p: OpenProject, o: EditOutcome, wantDelta = false): EditsOutcome {
     const r = record(p, o.fileId);
     const delta = wantDelta && o.result && !o.result.topology ? deltaOf(p.edits.meshes(o.fileId)[o.mesh]!, o.result.affectedFaces, o.result.affectedVertices) : null;
-    const documentFindings: Finding[] = [...(o.documentFindings ?? [])];
-    const rebakePending = r.kind === 'git' ? startAreaRebake(p, r) : null;
+    // The area's bake follows its GIT and its TRN's ground: both start the live re-bake.
+    const gitOfArea = r.kind === 'git' ? r : r.kind === 'trn' ? nwn2AreaFiles(p.store, r).git : undefined;
+    const rebakePending = gitOfArea ? startAreaRebake(p, gitOfArea) : null;
     if (o.bytes === undefined) scheduleFlush();
-    // A moved vertex can open or close a seam as much as a changed transition can; a
-    // paint cannot, so its findings are the last ones (checking means writing the room).
-    if (isRoomWalkmesh(r)) {
-      const seamsKept = o.result !== undefined && !o.result.topology && o.result.affectedVertices.length === 0 && p.linkFindings.has(r.id);
-      const links = seamsKept ? p.linkFindings.get(r.id)! : roomLinkFindings(p, r);
-      p.linkFindings.set(r.id, links);
-      documentFindings.push(...links);
-    }
-    documentFindings.push(...writeFailureFindings(p, r.id));
+    // A paint changes no seam between KotOR rooms; anything else may (a moved corner, a
+    // changed transition, faces added or removed), so every room's link findings are
+    // checked again when next asked for.
+    const seamsKept = o.result !== undefined && !o.result.topology && o.result.affectedVertices.length === 0;
+    if (!seamsKept) p.linkFindings.clear();
+    const changed = [o.fileId, ...(o.others ?? []).map((x) => x.fileId)];
+    const neighbours = !seamsKept && isRoomWalkmesh(r) ? [...(kotorLayoutOfRoom(p.store, r, { read: (f) => currentBytes(p, f) })?.rooms.values() ?? [])].map((f) => f.id).filter((id) => !changed.includes(id)) : [];
     return {
       fileId: o.fileId,
       mesh: o.mesh,
       seq: o.seq,
       label: o.label,
-      walkmeshes: r.kind === 'walkmesh' && !delta ? [...p.edits.meshes(o.fileId)] : [],
+      walkmeshes: (r.kind === 'walkmesh' || r.kind === 'trn') && !delta ? [...p.edits.meshes(o.fileId)] : [],
       delta,
-      findings: o.findings,
-      documentFindings,
+      report: o.bytes !== undefined && (r.kind === 'walkmesh' || r.kind === 'trn') ? fileReport(p, r) : null,
+      files: changedFileStates(p, changed),
       changedFiles: (o.others ?? []).map((x) => x.fileId),
+      reportsChanged: neighbours,
       notes: o.notes ?? [],
+      warnings: exportWarnings(p, r),
       rebakePending,
     };
+  }
+
+  /**
+   * The states of the files a step changed, and of what follows from them: an NWN2 TRN or
+   * GIT edit changes what its area's TRX is baked from.
+   */
+  function changedFileStates(p: OpenProject, fileIds: readonly number[]): ProjectFileState[] {
+    const ids = [...new Set(fileIds)];
+    for (const id of fileIds) {
+      const f = p.store.fileById(id);
+      const trx = f && (f.kind === 'trn' || f.kind === 'git') ? areaTrxOf(p.store, f) : undefined;
+      if (trx && !ids.includes(trx.id)) ids.push(trx.id);
+    }
+    return ids.map((id) => p.store.fileById(id)).filter((f): f is FileRecord => f !== undefined).map((f) => fileStateOf(p.store, f));
+  }
+
+  /**
+   * NWN2: said when an edit of an area's TRN or GIT leaves edits the area's export will
+   * not carry (the TRX's own edits once the area is baked from TRN + GIT; GIT edits when
+   * the project has no TRN to bake them into).
+   */
+  function exportWarnings(p: OpenProject, r: FileRecord): string[] {
+    if (r.kind !== 'trn' && r.kind !== 'git') return [];
+    const trx = areaTrxOf(p.store, r);
+    if (!trx) return [];
+    const lost = notCarriedEdits(p.store, trx);
+    if (lost.length === 0) return [];
+    const names = lost.slice(0, 5).map((e) => `"${e.label}"`).join(', ') + (lost.length > 5 ? ` and ${lost.length - 5} more` : '');
+    return [`${lost.length} edit${lost.length === 1 ? '' : 's'} (${names}) will not be in the exported ${trx.name}: ${lost[0]!.reason}`];
+  }
+
+  /** What the project adds to a file's own findings (see EditService.projectFindings). */
+  function projectFindingsOf(p: OpenProject, r: FileRecord): Finding[] {
+    const out: Finding[] = [];
+    if (isRoomWalkmesh(r)) {
+      let links = p.linkFindings.get(r.id);
+      if (!links) p.linkFindings.set(r.id, (links = roomLinkFindingsOf(p, r)));
+      out.push(...links);
+    }
+    out.push(...writeFailureFindings(p, r.id));
+    const trx = areaTrxOf(p.store, r);
+    if (trx && trx.id === r.id) {
+      for (const e of notCarriedEdits(p.store, trx)) out.push(warning('project.edit-not-exported', `"${e.label}" (${e.editedFile}) will not be in the exported ${trx.name}: ${e.reason}`));
+    }
+    return out;
+  }
+
+  /** Reports of files' bytes, by content hash: a file's bytes are read and validated once per state. */
+  const reportCache = new Map<string, FileReport>();
+
+  /**
+   * What `walkbench validate` reports on the file's bytes as the project holds them now
+   * (written first when they are behind), plus what the project adds (projectFindingsOf).
+   * Both the edit replies and a tab opened afresh show this, so the panels never disagree
+   * with the command line.
+   */
+  function fileReport(p: OpenProject, r: FileRecord): FileReport {
+    if (r.editWritePending) flushWrites();
+    const now = p.store.fileById(r.id) ?? r;
+    const sha = now.edited && now.editSha256 ? now.editSha256 : now.sha256;
+    const key = `${now.name}\0${sha}`;
+    let own = reportCache.get(key);
+    if (!own) {
+      own = inspectBytes(now.name, p.store.loadCurrentBytes(now), env);
+      if (reportCache.size >= 64) reportCache.delete(reportCache.keys().next().value!);
+      reportCache.set(key, own);
+    }
+    const extra = projectFindingsOf(p, now);
+    if (extra.length === 0) return own;
+    const errors = [...own.errors, ...extra.filter((f) => f.severity === 'error')];
+    return { ...own, errors, warnings: [...own.warnings, ...extra.filter((f) => f.severity !== 'error')], ok: errors.length === 0 && own.readFailure === null };
+  }
+
+  /** Refuses a request made on another revision of the file than the project holds (a stale tab). */
+  function checkRevision(r: FileRecord, revision: number | undefined): void {
+    if (revision === undefined || revision === r.revision) return;
+    throw new ServiceError('stale', `${r.module}/${r.name} changed since this view of it was read (revision ${revision}, now ${r.revision}); it is shown again as the project holds it`, 'params.revision');
   }
 
   /**
@@ -231,8 +322,9 @@ export function createEditService(options: EditServiceOptions): EditService {
       models: areaBakeModels(p.edits.document(git.id) as GffDocument, models),
     };
     // The area's tables are handed from bake to bake; a changed TRN invalidates them, so
-    // its content hash is part of the key.
-    const key = `${p.file}\0${source.id}\0${source.sha256}\0${source.editSha256 ?? ''}`;
+    // its content hash (read after its pending bytes were written, above) is part of the key.
+    const now = p.store.fileById(source.id) ?? source;
+    const key = `${p.file}\0${source.id}\0${now.sha256}\0${now.editSha256 ?? ''}`;
     // A warm-up must never replace a bake an edit is waiting for: only an area not yet baked is warmed.
     if (warm && baker.knows(key)) return null;
     const ticket = baker.request(key, input);
@@ -279,31 +371,32 @@ export function createEditService(options: EditServiceOptions): EditService {
 
   /** The KotOR area of a room file: its module's LYT with every room's walkmesh as edited. */
   function kotorArea(p: OpenProject, room: FileRecord): { area: KotorArea; files: Map<number, FileRecord> } | undefined {
-    const lyts = p.store.listFiles({ module: room.module, kind: 'lyt' });
-    const lyt = lyts.find((l) => l.area === room.area) ?? lyts[0];
-    if (!lyt) return undefined;
-    const layout = readProjectFile(p, lyt, (b) => readLyt(b));
+    // The layout listing the room, wherever in the project it was imported from (a LYT from
+    // override, rooms from a module capsule, a project imported under folder names).
+    const found = kotorLayoutOfRoom(p.store, room, { read: (f) => currentBytes(p, f) });
+    if (!found) return undefined;
     const docs = new Map<string, BwmDocument>();
     const files = new Map<number, FileRecord>();
-    for (const f of p.store.listFiles({ module: room.module, kind: 'walkmesh' })) {
-      if (!isRoomWalkmesh(f)) continue;
-      const name = f.name.replace(/\.wok$/i, '').toLowerCase();
-      const index = layout.rooms.findIndex((r) => r.name.toLowerCase() === name);
-      if (index < 0) continue;
+    found.layout.rooms.forEach((r, index) => {
+      const name = r.name.toLowerCase();
+      const f = found.rooms.get(name);
+      if (!f || docs.has(name)) return;
       docs.set(name, p.edits.document(f.id) as BwmDocument);
       files.set(index, f);
-    }
-    return { area: areaFromDocuments(layout, docs), files };
+    });
+    return { area: areaFromDocuments(found.layout, docs), files };
   }
 
-  function roomLinkFindings(p: OpenProject, room: FileRecord): Finding[] {
+  /** The room-link findings about one room of its layout (one-sided links, open seams). */
+  function roomLinkFindingsOf(p: OpenProject, room: FileRecord): Finding[] {
     const found = kotorArea(p, room);
-    return found ? checkRoomLinks(found.area) : [];
+    const index = found ? [...found.files].find(([, f]) => f.id === room.id)?.[0] : undefined;
+    return found && index !== undefined ? checkRoomLinks(found.area).filter((f) => f.room === index) : [];
   }
 
   /** A path on a project file as it is now (its edited bytes when it has edits). */
   function queryProjectPath(params: PathQueryParams & { fileId: number }): PathQueryResult {
-    const p = project(params);
+    const p = project(params, 'path.query');
     const f = record(p, params.fileId);
     const loaded = readProjectFile(p, f, (b) => loadDocument(f.name, b, env));
     const context = loaded.handler.id === LYT_FORMAT ? { wok: projectWoks(p, f) } : {};
@@ -311,19 +404,42 @@ export function createEditService(options: EditServiceOptions): EditService {
   }
 
   function projectWoks(p: OpenProject, lyt: FileRecord): WokLoader {
-    const byName = new Map<string, FileRecord>();
-    for (const f of p.store.listFiles({ module: lyt.module, kind: 'walkmesh' })) if (isRoomWalkmesh(f)) byName.set(f.name.replace(/\.wok$/i, '').toLowerCase(), f);
+    const layout = readProjectFile(p, lyt, (b) => readLyt(b));
+    const byName = kotorRoomsOfLayout(p.store, lyt, layout);
     return (room) => {
       const f = byName.get(room.toLowerCase());
       return f ? currentBytes(p, f) : undefined;
     };
   }
 
+  /** Undo or redo: of the tab's file (its undo scope) when the call names one, else of the project. */
+  function step(params: StepParams, which: 'undo' | 'redo'): { outcome: EditsOutcome | null } {
+    const p = project(params, `edits.${which}`);
+    let scope: number[] | undefined;
+    if (params.fileId !== undefined) {
+      const f = record(p, params.fileId);
+      checkRevision(f, params.revision);
+      scope = undoScopeOf(p.store, f).map((x) => x.id);
+    }
+    return editing(() => {
+      try {
+        const o = which === 'undo' ? p.edits.undo(scope) : p.edits.redo(scope);
+        return { outcome: o ? outcome(p, o, params.delta) : null };
+      } catch (e) {
+        if (e instanceof HistoryOrderError) throw new ServiceError('invalid-params', e.message, 'params.fileId');
+        throw e;
+      }
+    });
+  }
+
   return {
     handlers: {
       'edits.apply': async (params) => {
-        const p = project(params);
+        const p = project(params, 'edits.apply');
         const f = record(p, params.fileId);
+        checkRevision(f, params.revision);
+        const refused = refusalOf(editRefusals(editTargetOf(p.store, f)), params.command);
+        if (refused !== null) throw new ServiceError('invalid-params', `${f.module}/${f.name}: ${refused}`, 'params.command');
         const mesh = params.mesh ?? 0;
         return editing(() => {
           const cmd = params.command;
@@ -333,13 +449,23 @@ export function createEditService(options: EditServiceOptions): EditService {
           return outcome(p, o, params.delta);
         });
       },
+      'edits.report': async (params) => {
+        const p = project(params, 'edits.report');
+        const f = record(p, params.fileId);
+        return editing(() => {
+          const report = fileReport(p, f);
+          const now = record(p, f.id);
+          return { fileId: f.id, revision: now.revision, report, bake: fileStateOf(p.store, now).bake };
+        });
+      },
       'edits.fixRoomLink': async (params) => {
-        const p = project(params);
+        const p = project(params, 'edits.fixRoomLink');
         const room = record(p, params.fileId);
+        checkRevision(room, params.revision);
         if (!isRoomWalkmesh(room)) throw new ServiceError('invalid-params', `${room.module}/${room.name} is not a KotOR room walkmesh (.wok)`, 'params.fileId');
         return editing(() => {
           const found = kotorArea(p, room);
-          if (!found) throw new EditError('fix-room-link', `${room.module} has no .lyt in the project, so the room's neighbours are not known`);
+          if (!found) throw new EditError('fix-room-link', `no .lyt in the project lists ${room.name} as a room, so its neighbours are not known (import the module's layout)`);
           const index = [...found.files].find(([, f]) => f.id === room.id)?.[0];
           if (index === undefined) throw new EditError('fix-room-link', `${room.name} is not a room of ${room.module}'s layout`);
           const doc = found.area.rooms[index]!.doc!;
@@ -364,23 +490,15 @@ export function createEditService(options: EditServiceOptions): EditService {
           return outcome(p, p.edits.applyDocumentParts(parts, label));
         });
       },
-      'edits.undo': async (params) => {
-        const p = project(params);
-        return editing(() => {
-          const o = p.edits.undo();
-          return { outcome: o ? outcome(p, o, params.delta) : null };
-        });
+      'edits.undo': async (params) => step(params, 'undo'),
+      'edits.redo': async (params) => step(params, 'redo'),
+      'edits.history': async (params) => {
+        const p = project(params, 'edits.history');
+        const names = new Map(p.store.listFiles().map((f) => [f.id, `${f.module}/${f.name}`]));
+        return { entries: p.edits.history().map((h) => ({ ...h, files: h.files.map((id) => ({ fileId: id, label: names.get(id) ?? `file ${id} (no longer in the project)` })) })) };
       },
-      'edits.redo': async (params) => {
-        const p = project(params);
-        return editing(() => {
-          const o = p.edits.redo();
-          return { outcome: o ? outcome(p, o, params.delta) : null };
-        });
-      },
-      'edits.history': async (params) => ({ entries: project(params).edits.history() }),
       'edits.placements': async (params) => {
-        const p = project(params);
+        const p = project(params, 'edits.placements');
         const f = record(p, params.fileId);
         if (f.kind !== 'git') throw new ServiceError('invalid-params', `${f.module}/${f.name} is not a GIT (an area's placements)`, 'params.fileId');
         const doc = editing(() => p.edits.document(f.id)) as GffDocument;
@@ -397,7 +515,9 @@ export function createEditService(options: EditServiceOptions): EditService {
           })),
         };
       },
-      'edits.rebakeResult': async ({ ticket }) => {
+      'edits.rebakeResult': async ({ session, ticket }) => {
+        // A ticket belongs to the project it was made in: a page of another project gets none.
+        if (session !== undefined) options.resolveProject({ session }, 'edits.rebakeResult');
         const sourceFileId = areaOfTicket.get(ticket);
         const waiting = baker.result(ticket);
         if (!waiting || sourceFileId === undefined) return { ticket, status: 'unknown', rebake: null, findings: [], overlays: [], error: null };
@@ -424,10 +544,9 @@ export function createEditService(options: EditServiceOptions): EditService {
         return params.fileId !== undefined ? queryProjectPath({ ...params, fileId: params.fileId }) : queryDiskPath(params.path!, params);
       },
     },
-    warmArea(fileId) {
-      if (!options.currentProject()) return;
+    warmArea(file, fileId) {
       try {
-        const p = project({});
+        const p = projectAt(file);
         const f = p.store.fileById(fileId);
         if (!f || !(f.kind === 'git' || f.kind === 'trn' || /\.(trn|trx)$/i.test(f.name))) return;
         const git = f.kind === 'git' ? f : nwn2AreaFiles(p.store, f).git;
@@ -438,22 +557,15 @@ export function createEditService(options: EditServiceOptions): EditService {
         // Warming is an optimisation: a project or file that cannot be read shows its error when edited.
       }
     },
-    editedWalkmeshes(fileId) {
-      if (!options.currentProject()) return undefined;
-      const p = project({});
+    editedWalkmeshes(file, fileId) {
+      const p = projectAt(file);
       // Copies: the renderer gets a snapshot, the model stays the service's.
       return editing(() => p.edits.meshes(fileId).map(copyWalkmesh));
     },
-    roomLinkFindings(fileId) {
-      if (!options.currentProject()) return [];
-      const p = project({});
-      const room = p.store.fileById(fileId);
-      if (!room || !isRoomWalkmesh(room)) return [];
-      return editing(() => {
-        const found = kotorArea(p, room);
-        const index = found ? [...found.files].find(([, f]) => f.id === room.id)?.[0] : undefined;
-        return found && index !== undefined ? checkRoomLinks(found.area).filter((f) => f.room === index) : [];
-      });
+    projectFindings(file, fileId) {
+      const p = projectAt(file);
+      const r = p.store.fileById(fileId);
+      return r ? editing(() => projectFindingsOf(p, r)) : [];
     },
     flushWrites() {
       flushWrites();

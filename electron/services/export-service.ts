@@ -17,8 +17,8 @@ export type ExportHandlers = Pick<ContractHandlers, 'export.plan' | 'export.run'
 export interface ExportServiceOptions {
   /** Where `export.progress` events go (the transports' event hub). */
   emit: EventSink;
-  /** The project open in the app. */
-  currentProject: () => string | null;
+  /** The project file a call is about (project-service.ts `resolve`): by session, or named by path. */
+  resolveProject: (params: { session?: string | undefined; project?: string | undefined }, method: string) => string;
   /** Shortest time between two progress events of one run; state changes are sent at once. */
   progressIntervalMs?: number;
 }
@@ -88,6 +88,7 @@ function planResult(project: string, plan: ExportPlan): ExportPlanResult {
       bytes: e.bytes,
       errors: e.errors,
       warnings: e.warnings,
+      notCarried: e.notCarried,
     })),
     refused: plan.refused.map((r) => ({ file: r.file, reason: r.reason })),
   };
@@ -108,10 +109,8 @@ export function createExportService(options: ExportServiceOptions): ExportServic
   /** The export or restore writing now, if any. */
   let busy: string | null = null;
 
-  function projectFor(method: string): string {
-    const project = options.currentProject();
-    if (project === null) throw new ServiceError('not-found', `${method}: no project is open; open a project first`);
-    return project;
+  function projectFor(method: string, params: { session?: string | undefined; project?: string | undefined }): string {
+    return options.resolveProject(params, method);
   }
 
   function checkGameDir(method: string, gameDir: string): string {
@@ -216,7 +215,7 @@ export function createExportService(options: ExportServiceOptions): ExportServic
   const handlers: ExportHandlers = {
     'export.plan': async (params) => {
       const gameDir = checkGameDir('export.plan', params.gameDir);
-      const project = projectFor('export.plan');
+      const project = projectFor('export.plan', params);
       const store = openStore(project);
       try {
         const p = plan(store, params, gameDir);
@@ -228,7 +227,7 @@ export function createExportService(options: ExportServiceOptions): ExportServic
     },
     'export.run': async (params) => {
       const gameDir = checkGameDir('export.run', params.gameDir);
-      const project = projectFor('export.run');
+      const project = projectFor('export.run', params);
       claim(`an export into ${gameDir}`);
       let store: ProjectStore | undefined;
       try {
@@ -270,7 +269,7 @@ export function createExportService(options: ExportServiceOptions): ExportServic
     },
     'export.restore': async (params) => {
       const gameDir = checkGameDir('export.restore', params.gameDir);
-      const project = projectFor('export.restore');
+      const project = projectFor('export.restore', params);
       claim(`a restore of ${gameDir}`);
       try {
         const store = openStore(project);

@@ -5,8 +5,10 @@ import { MAX_REPORTED_FAILURES, type BakeJobParams, type JobFailure, type JobPro
 import { ServiceError } from '../../shared/ipc/rpc-error';
 import { BakePool, type BakePoolOptions } from './bake-pool/bake-pool';
 import { bakeKindOf, rebakeProject, type RebakeEntry } from './bake-pool/project-rebake';
+import { nothingToBakeLabel, whyNotBaked } from './bake-pool/unbaked-reasons';
 import { ProjectFileError } from './project/project-file-error';
 import { ProjectStore } from './project/project-store';
+import { nwn2AreaFiles } from './project/nwn2-area-bake-source';
 import type { FileRecord } from './project/project-types';
 
 export type JobHandlers = Pick<ContractHandlers, 'jobs.bake' | 'jobs.cancel' | 'jobs.list'>;
@@ -14,8 +16,11 @@ export type JobHandlers = Pick<ContractHandlers, 'jobs.bake' | 'jobs.cancel' | '
 export interface JobServiceOptions {
   /** Where `jobs.progress` events go (the transports' event hub). */
   emit: EventSink;
-  /** The project open in the app, used when a bake names none. */
-  currentProject?: () => string | null;
+  /**
+   * The project file a bake is about (project-service.ts `resolve`): the app's open project
+   * by its session, or one named by path. Without it only `params.project` is taken.
+   */
+  resolveProject?: (params: { session?: string | undefined; project?: string | undefined }, method: string) => string;
   /** Bake workers per job (default: one per core). */
   concurrency?: number;
   /** Pool settings other than the worker count (the Electron main process passes the worker entry). */
@@ -198,6 +203,7 @@ export function createJobService(options: JobServiceOptions): JobService {
       const { baked, skipped } = report.counts;
       const summary = `${baked} baked, ${skipped} unchanged, ${job.state.failed} failed`;
       if (job.abort.signal.aborted) end(job, 'cancelled', `Cancelled after ${summary}`);
+      else if (report.entries.length === 0) end(job, 'done', nothingToBakeLabel(store.info().game, job.params.scope === 'module' ? job.params.module : undefined));
       else end(job, job.state.failed > 0 ? 'failed' : 'done', summary);
     } catch (e) {
       // Recording a bake failed (the project file, not a baker): the run stopped there.
@@ -210,9 +216,9 @@ export function createJobService(options: JobServiceOptions): JobService {
   }
 
   /** Checks what the job is to bake before it is queued, so a bad request fails the call. */
-  function plan(params: BakeJobParams): { project: string; title: string; total: number; ids: Map<string, number> } {
-    const project = params.project ?? options.currentProject?.() ?? null;
-    if (project === null) throw new ServiceError('invalid-params', 'jobs.bake: no project is open; open a project first', 'params.project');
+  function plan(params: BakeJobParams): { project: string; title: string; total: number; ids: Map<string, number>; fileId?: number } {
+    const project = options.resolveProject ? options.resolveProject(params, 'jobs.bake') : (params.project ?? null);
+    if (project === null) throw new ServiceError('invalid-params', 'jobs.bake: name the project to bake (params.project)', 'params.project');
     if (!path.isAbsolute(project)) throw new ServiceError('invalid-params', `jobs.bake: params.project must be an absolute path, not ${JSON.stringify(project)}`, 'params.project');
     if (params.scope === 'file' && params.fileId === undefined) throw new ServiceError('invalid-params', "jobs.bake: scope 'file' needs params.fileId", 'params.fileId');
     if (params.scope === 'module' && params.module === undefined) throw new ServiceError('invalid-params', "jobs.bake: scope 'module' needs params.module", 'params.module');
@@ -227,11 +233,14 @@ export function createJobService(options: JobServiceOptions): JobService {
     }
     try {
       const files = store.listFiles(params.scope === 'module' && params.module !== undefined ? { module: params.module } : {});
-      const target = params.scope === 'file' ? files.find((f) => f.id === params.fileId) : undefined;
+      let target = params.scope === 'file' ? files.find((f) => f.id === params.fileId) : undefined;
+      // An NWN2 TRN or GIT is baked into its area's TRX: "bake this file" on one bakes that.
+      const areaTrx = target && !bakeKindOf(target) && (target.kind === 'trn' || target.kind === 'git') ? nwn2AreaFiles(store, target).trx : undefined;
+      if (areaTrx) target = areaTrx;
       if (params.scope === 'file') {
         if (!target) throw new ServiceError('not-found', `${project}: there is no file ${params.fileId}`, 'params.fileId');
         if (!bakeKindOf(target)) {
-          throw new ServiceError('invalid-params', `${target.module}/${target.name} is a ${target.kind} file (${target.format ?? 'unknown format'}); only TRX and KotOR walkmeshes are baked`, 'params.fileId');
+          throw new ServiceError('invalid-params', `${target.module}/${target.name} is a ${target.kind} file (${target.format ?? 'unknown format'}); ${whyNotBaked(target)}`, 'params.fileId');
         }
       }
       if (params.scope === 'module' && files.length === 0) {
@@ -239,7 +248,7 @@ export function createJobService(options: JobServiceOptions): JobService {
       }
       const candidates = files.filter((f) => bakeKindOf(f) !== undefined && (target === undefined || f.id === target.id));
       const ids = new Map(candidates.map((f) => [`${f.module}/${f.name}`, f.id]));
-      return { project, title: titleOf(params, target), total: candidates.length, ids };
+      return { project, title: titleOf(params, target), total: candidates.length, ids, ...(target ? { fileId: target.id } : {}) };
     } finally {
       store.close();
     }
@@ -247,15 +256,16 @@ export function createJobService(options: JobServiceOptions): JobService {
 
   const handlers: JobHandlers = {
     'jobs.bake': async (params) => {
-      const { project, title, total, ids } = plan(params);
+      const planned = plan(params);
+      const { project, title, total, ids } = planned;
       const jobId = nextId++;
       let finish!: (s: JobProgress) => void;
       const finished = new Promise<JobProgress>((resolve) => (finish = resolve));
-      const state: JobProgress = { jobId, title, done: 0, total, label: 'Waiting for the jobs before it', state: 'running', baked: 0, skipped: 0, failed: 0, failures: [], seq: 0 };
+      const state: JobProgress = { jobId, project, title, done: 0, total, label: 'Waiting for the jobs before it', state: 'running', baked: 0, skipped: 0, failed: 0, failures: [], seq: 0 };
       const job: Job = {
         state,
         published: state,
-        params,
+        params: planned.fileId !== undefined ? { ...params, fileId: planned.fileId } : params,
         project,
         abort: new AbortController(),
         ids,

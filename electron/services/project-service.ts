@@ -1,15 +1,18 @@
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { isMalformedInputError } from '../../shared/binary/malformed-input-error';
 import { handlerById } from '../../shared/formats/format-registry';
 import { warning, type Finding } from '../../shared/validation/finding';
 import { gitOverlays } from '../../shared/views/placement-overlays';
 import type { OpenedFile } from '../../shared/ipc/contract';
-import type { ProjectTree, ProjectTreeFile, ProjectTreeModule } from '../../shared/ipc/project-contract';
+import type { ProjectFileState, ProjectTree, ProjectTreeFile, ProjectTreeModule } from '../../shared/ipc/project-contract';
 import { ServiceError } from '../../shared/ipc/rpc-error';
 import { ProjectFileError } from './project/project-file-error';
 import { ProjectFootprintModels } from './project/project-footprint-models';
 import { ProjectStore } from './project/project-store';
 import type { FileRecord } from './project/project-types';
+import { bakeStateOf } from './project/file-bake-state';
+import { fileStateOf, projectFileView } from './project/project-file-view';
 
 export interface ProjectServiceOptions {
   /** Reads bytes into the model the way `files.open` does (shared with walkbench-service). */
@@ -17,29 +20,39 @@ export interface ProjectServiceOptions {
   /** Told whenever the app opens another project (the bake jobs default to it). */
   onProjectChanged?(file: string): void;
   /** The edit service's model of an edited file, which the viewport must show (see EditService). */
-  editedWalkmeshes?(fileId: number): OpenedFile['walkmeshes'] | undefined;
-  /** Findings about the file that need its area (KotOR room links), added to its report. */
-  areaFindings?(fileId: number): Finding[];
+  editedWalkmeshes?(project: string, fileId: number): OpenedFile['walkmeshes'] | undefined;
+  /** What the project adds to the file's own findings (EditService.projectFindings), added to its report. */
+  projectFindings?(project: string, fileId: number): Finding[];
 }
 
 export interface ProjectService {
   handlers: {
     'project.open': (params: { path: string }) => Promise<ProjectTree>;
-    'project.openFile': (params: { fileId: number }) => Promise<OpenedFile>;
-    'project.saveAs': (params: { path: string }) => Promise<ProjectTree>;
+    'project.openFile': (params: { session: string; fileId: number }) => Promise<OpenedFile>;
+    'project.saveAs': (params: { session: string; path: string }) => Promise<ProjectTree>;
+    'project.state': (params: { session: string; fileIds?: number[] | undefined }) => Promise<{ session: string; files: ProjectFileState[] }>;
   };
   /** The project open in the app, or null. */
   current(): string | null;
+  /** The session of the project open in the app, or null. */
+  session(): string | null;
+  /**
+   * The project file a call is about: its `session` must be the open project's (else the
+   * call is refused as stale: another project was opened since), or it names a project
+   * file by `project`. A call with neither is refused rather than sent to whatever project
+   * happens to be open.
+   */
+  resolve(params: { session?: string | undefined; project?: string | undefined }, method: string): string;
   close(): void;
 }
 
-function treeFile(f: FileRecord): ProjectTreeFile {
+function treeFile(store: ProjectStore, f: FileRecord): ProjectTreeFile {
   const handler = f.format === null ? undefined : handlerById(f.format);
-  return { id: f.id, name: f.name, kind: f.kind, format: f.format, game: handler?.game ?? null, size: f.size, edited: f.edited };
+  return { id: f.id, name: f.name, kind: f.kind, format: f.format, game: handler?.game ?? null, size: f.size, edited: f.edited, revision: f.revision, bake: bakeStateOf(store, f) };
 }
 
 /** Modules in the store's order, areas and files by name, files without an area apart. */
-export function projectTree(store: ProjectStore): ProjectTree {
+export function projectTree(store: ProjectStore, session: string): ProjectTree {
   const info = store.info();
   const modules = new Map<string, ProjectTreeModule>();
   for (const m of store.listModules()) modules.set(m.name, { name: m.name, areas: [], files: [] });
@@ -47,15 +60,15 @@ export function projectTree(store: ProjectStore): ProjectTree {
     let m = modules.get(f.module);
     if (!m) modules.set(f.module, (m = { name: f.module, areas: [], files: [] }));
     if (f.area === null) {
-      m.files.push(treeFile(f));
+      m.files.push(treeFile(store, f));
       continue;
     }
     let area = m.areas.find((a) => a.name === f.area);
     if (!area) m.areas.push((area = { name: f.area, files: [] }));
-    area.files.push(treeFile(f));
+    area.files.push(treeFile(store, f));
   }
   for (const m of modules.values()) m.areas.sort((a, b) => a.name.localeCompare(b.name));
-  return { path: store.file, name: info.name, game: info.game, modules: [...modules.values()] };
+  return { session, path: store.file, name: info.name, game: info.game, modules: [...modules.values()] };
 }
 
 /**
@@ -88,12 +101,31 @@ function withAreaPlacements(store: ProjectStore, models: ProjectFootprintModels,
  */
 export function createProjectService(options: ProjectServiceOptions): ProjectService {
   let store: ProjectStore | null = null;
+  let session: string | null = null;
   // Parsed placeable and door models of the open project, for the footprint view.
   let models: ProjectFootprintModels | null = null;
 
-  function requireStore(): ProjectStore {
-    if (!store) throw new ServiceError('not-found', 'no project is open: open one first (project.open)');
+  /** The open project, if `given` is its session. */
+  function requireStore(given: string, method: string): ProjectStore {
+    if (!store || given !== session) {
+      throw new ServiceError(
+        'stale',
+        store
+          ? `${method}: this request is about a project that is no longer open (${path.basename(store.file)} is open now); its tabs were closed`
+          : `${method}: no project is open: open one first (project.open)`,
+        'params.session',
+      );
+    }
     return store;
+  }
+
+  function resolve(params: { session?: string | undefined; project?: string | undefined }, method: string): string {
+    if (params.session !== undefined) return requireStore(params.session, method).file;
+    if (params.project !== undefined) {
+      if (!path.isAbsolute(params.project)) throw new ServiceError('invalid-params', `params.project must be an absolute path, not ${JSON.stringify(params.project)}`, 'params.project');
+      return params.project;
+    }
+    throw new ServiceError('invalid-params', `${method}: name the project: params.session (the project open in the app, from project.open) or params.project (a project file)`, 'params.session');
   }
 
   const handlers: ProjectService['handlers'] = {
@@ -107,8 +139,9 @@ export function createProjectService(options: ProjectServiceOptions): ProjectSer
         throw e;
       }
       let tree: ProjectTree;
+      const opened = randomUUID();
       try {
-        tree = projectTree(next);
+        tree = projectTree(next, opened);
       } catch (e) {
         next.close();
         if (e instanceof ProjectFileError) throw new ServiceError('unreadable', e.message);
@@ -116,25 +149,34 @@ export function createProjectService(options: ProjectServiceOptions): ProjectSer
       }
       store?.close();
       store = next;
+      session = opened;
       models = new ProjectFootprintModels(next);
       options.onProjectChanged?.(file);
       return tree;
     },
-    'project.openFile': async ({ fileId }) => {
-      const s = requireStore();
-      const record = s.listFiles().find((f) => f.id === fileId);
+    'project.openFile': async ({ session: given, fileId }) => {
+      const s = requireStore(given, 'project.openFile');
+      const record = s.fileById(fileId);
       if (!record) throw new ServiceError('not-found', `${s.file}: no file with id ${fileId}`, 'params.fileId');
       const edit = record.edited ? s.loadEdit(fileId) : undefined;
       const bytes = edit ? edit.bytes : s.loadFileBytes(fileId);
       const opened = withAreaPlacements(s, (models ??= new ProjectFootprintModels(s)), record, options.open(record.name, null, bytes));
-      const edited = edit && opened.walkmeshes.length > 0 ? options.editedWalkmeshes?.(fileId) : undefined;
-      const area = opened.report.readFailure === null ? (options.areaFindings?.(fileId) ?? []) : [];
+      const edited = edit && opened.walkmeshes.length > 0 ? options.editedWalkmeshes?.(s.file, fileId) : undefined;
+      const area = opened.report.readFailure === null ? (options.projectFindings?.(s.file, fileId) ?? []) : [];
       const errors = [...opened.report.errors, ...area.filter((f) => f.severity === 'error')];
       const report = area.length === 0 ? opened.report : { ...opened.report, errors, warnings: [...opened.report.warnings, ...area.filter((f) => f.severity !== 'error')], ok: errors.length === 0 };
-      return { ...opened, report, ...(edited ? { walkmeshes: edited } : {}), name: edit ? `${record.name} (edited)` : record.name };
+      // Read after the edits' model: a write behind it may have moved the revision on.
+      const now = s.fileById(fileId) ?? record;
+      return { ...opened, report, ...(edited ? { walkmeshes: edited } : {}), name: edit ? `${record.name} (edited)` : record.name, projectFile: projectFileView(s, given, now) };
     },
-    'project.saveAs': async ({ path: target }) => {
-      const s = requireStore();
+    'project.state': async ({ session: given, fileIds }) => {
+      const s = requireStore(given, 'project.state');
+      const wanted = fileIds ? new Set(fileIds) : undefined;
+      const files = s.listFiles().filter((f) => !wanted || wanted.has(f.id));
+      return { session: given, files: files.map((f) => fileStateOf(s, f)) };
+    },
+    'project.saveAs': async ({ session: given, path: target }) => {
+      const s = requireStore(given, 'project.saveAs');
       if (!path.isAbsolute(target)) throw new ServiceError('invalid-params', `params.path must be an absolute path, not ${JSON.stringify(target)}`, 'params.path');
       if (path.resolve(target) === path.resolve(s.file)) throw new ServiceError('invalid-params', `${target}: is the project already open; choose another file`, 'params.path');
       try {
@@ -149,9 +191,12 @@ export function createProjectService(options: ProjectServiceOptions): ProjectSer
   return {
     handlers,
     current: () => store?.file ?? null,
+    session: () => session,
+    resolve,
     close() {
       store?.close();
       store = null;
+      session = null;
       models = null;
     },
   };

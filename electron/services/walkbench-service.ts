@@ -33,8 +33,6 @@ export interface WalkbenchServiceOptions {
   events?: EventHub;
   /** The native dialogs (Electron); without them every dialog call is `unavailable`. */
   dialogs?: DialogHandlers;
-  /** The project bakes use when a bake names none (until a project is opened in the app). */
-  project?: string | null;
   /** Bake pool settings (the Electron main process passes the worker entry). */
   bakePool?: Omit<BakePoolOptions, 'concurrency'>;
   bakeConcurrency?: number;
@@ -62,7 +60,7 @@ export function createWalkbenchService(options: WalkbenchServiceOptions = {}): C
   const events = options.events ?? createEventHub();
   const jobService = createJobService({
     emit: events.emit,
-    currentProject: () => projects.current() ?? options.project ?? null,
+    resolveProject: (params, method) => projects.resolve(params, method),
     ...(options.bakePool ? { pool: options.bakePool } : {}),
     ...(options.bakeConcurrency !== undefined ? { concurrency: options.bakeConcurrency } : {}),
   });
@@ -123,11 +121,11 @@ export function createWalkbenchService(options: WalkbenchServiceOptions = {}): C
     open,
     ...(options.onProjectOpened ? { onProjectChanged: options.onProjectOpened } : {}),
     // Called only once both services exist (on a project.openFile call).
-    editedWalkmeshes: (fileId) => edits.editedWalkmeshes(fileId),
-    areaFindings: (fileId) => edits.roomLinkFindings(fileId),
+    editedWalkmeshes: (project, fileId) => edits.editedWalkmeshes(project, fileId),
+    projectFindings: (project, fileId) => edits.projectFindings(project, fileId),
   });
-  const edits = createEditService({ currentProject: () => projects.current(), ...(options.bakePool ? { bakePool: options.bakePool } : {}) });
-  const exports = createExportService({ emit: events.emit, currentProject: () => projects.current() ?? options.project ?? null });
+  const edits = createEditService({ resolveProject: (params, method) => projects.resolve(params, method), ...(options.bakePool ? { bakePool: options.bakePool } : {}) });
+  const exports = createExportService({ emit: events.emit, resolveProject: (params, method) => projects.resolve(params, method) });
 
   function afterWrites<P, R>(run: (params: P) => Promise<R>): (params: P) => Promise<R> {
     return async (params) => {
@@ -150,10 +148,12 @@ export function createWalkbenchService(options: WalkbenchServiceOptions = {}): C
     ...jobService.handlers,
     ...projects.handlers,
     'project.openFile': async (params) => {
+      // The file's report is of its bytes as the edits left them: those written behind first.
+      edits.flushWrites();
       const opened = await projects.handlers['project.openFile'](params);
       // An NWN2 area opened for editing: its first cutter or placeable edit then finds a warm
       // bake worker and the area's tile tables ready.
-      edits.warmArea(params.fileId);
+      edits.warmArea(projects.current()!, params.fileId);
       return opened;
     },
     ...edits.handlers,
@@ -164,6 +164,7 @@ export function createWalkbenchService(options: WalkbenchServiceOptions = {}): C
     'export.plan': afterWrites(exports.handlers['export.plan']),
     'export.run': afterWrites(exports.handlers['export.run']),
     'project.saveAs': afterWrites(projects.handlers['project.saveAs']),
+    'project.state': afterWrites(projects.handlers['project.state']),
     'project.open': afterWrites(projects.handlers['project.open']),
     ...(options.dialogs ?? browserDialogs),
   };

@@ -9,12 +9,12 @@ import type { GameId, Walkmesh } from '../model/walkmesh';
 import * as s from './schema';
 import type { Schema } from './schema';
 import { openFileDialogSchema, openFolderDialogSchema, openProjectDialogSchema, saveFileDialogSchema, type DialogResult, type OpenFileDialogParams, type SaveFileDialogParams } from './dialog-contract';
-import { projectFileSchema, projectOpenSchema, type ProjectTree } from './project-contract';
+import { projectFileSchema, projectOpenSchema, projectSaveAsSchema, projectStateSchema, type ProjectFileState, type ProjectFileView, type ProjectTree } from './project-contract';
 import type { LineOverlay } from '../views/view-overlay';
 import { appCommandSchema, type AppCommand } from './app-commands';
 import { exportJobParamsSchema, exportParamsSchema, exportProgressSchema, exportRestoreParamsSchema, type ExportParams, type ExportPlanResult, type ExportProgress, type ExportRestoreResult } from './export-contract';
 import { bakeJobParamsSchema, jobIdParamsSchema, jobProgressSchema, type BakeJobParams, type JobProgress } from './jobs-contract';
-import { editsApplySchema, fixRoomLinkSchema, pathQuerySchema, placementsSchema, projectParamSchema, rebakeResultSchema, stepParamsSchema, type EditsApplyParams, type EditsOutcome, type FixRoomLinkParams, type GitPlacements, type PlacementsParams, type HistoryEntry, type PathQueryParams, type PathQueryResult, type ProjectParam, type RebakeResult, type RebakeResultParams, type StepParams } from './edits-contract';
+import { editsApplySchema, fixRoomLinkSchema, pathQuerySchema, placementsSchema, projectParamSchema, rebakeResultSchema, reportParamsSchema, stepParamsSchema, type EditsApplyParams, type EditsOutcome, type FileReportResult, type FixRoomLinkParams, type GitPlacements, type PlacementsParams, type HistoryEntry, type PathQueryParams, type PathQueryResult, type ProjectParam, type RebakeResult, type RebakeResultParams, type ReportParams, type StepParams } from './edits-contract';
 
 /** Largest file the services read or accept as bytes (Skyrim.esm is about 250 MB). */
 export const MAX_FILE_BYTES = 512 * 1024 * 1024;
@@ -53,6 +53,8 @@ export interface OpenedFile {
   walkmeshes: Walkmesh[];
   /** Views the format's document holds beyond the model (shared/views/document-overlays.ts). */
   overlays?: LineOverlay[];
+  /** A file of the open project: which project opening, revision, undo scope, bake state and tools. */
+  projectFile?: ProjectFileView;
 }
 
 export interface WalkbenchContract {
@@ -72,12 +74,14 @@ export interface WalkbenchContract {
   'dialog.openProject': { params: OpenFileDialogParams; result: DialogResult };
   'dialog.openFolder': { params: OpenFileDialogParams; result: DialogResult };
   'dialog.saveFile': { params: SaveFileDialogParams; result: DialogResult };
-  /** Opens a project file for the tree (shared/ipc/project-contract.ts). */
+  /** Opens a project file for the tree (shared/ipc/project-contract.ts); its answer names the session. */
   'project.open': { params: { path: string }; result: ProjectTree };
   /** Reads a file of the open project into the model: its saved edit if any, else its bytes. */
-  'project.openFile': { params: { fileId: number }; result: OpenedFile };
+  'project.openFile': { params: { session: string; fileId: number }; result: OpenedFile };
   /** Save Project As: copies the open project (history and bakes too) to `path` and opens the copy. */
-  'project.saveAs': { params: { path: string }; result: ProjectTree };
+  'project.saveAs': { params: { session: string; path: string }; result: ProjectTree };
+  /** Revisions, edited marks and bake states of the open project's files (after a bake, an undo elsewhere…). */
+  'project.state': { params: { session: string; fileIds?: number[] | undefined }; result: { session: string; files: ProjectFileState[] } };
   /** Edits of the open project's files, undoable across restarts (shared/ipc/edits-contract.ts). */
   'edits.apply': { params: EditsApplyParams; result: EditsOutcome };
   /** KotOR: repairs a one-sided room link (both room files in one undoable step). */
@@ -85,6 +89,8 @@ export interface WalkbenchContract {
   'edits.undo': { params: StepParams; result: { outcome: EditsOutcome | null } };
   'edits.redo': { params: StepParams; result: { outcome: EditsOutcome | null } };
   'edits.history': { params: ProjectParam; result: { entries: HistoryEntry[] } };
+  /** A file's report as its bytes stand, once edits written behind are written (EditsOutcome.report null). */
+  'edits.report': { params: ReportParams; result: FileReportResult };
   /** NWN2: waits for the background re-bake an edit started (EditsOutcome.rebakePending). */
   'edits.rebakeResult': { params: RebakeResultParams; result: RebakeResult };
   /** NWN2: the cutters and placeables of a GIT of the open project, as edited. */
@@ -98,7 +104,7 @@ export interface WalkbenchContract {
   'export.cancel': { params: { jobId: number }; result: { cancelled: boolean } };
   'export.status': { params: { jobId: number }; result: ExportProgress };
   /** Undoes the last export into the folder: backups put back, created files removed. */
-  'export.restore': { params: { gameDir: string }; result: ExportRestoreResult };
+  'export.restore': { params: { gameDir: string; session?: string | undefined; project?: string | undefined }; result: ExportRestoreResult };
 }
 
 export type Method = keyof WalkbenchContract;
@@ -128,12 +134,14 @@ export const paramSchemas: { readonly [M in Method]: Schema<Params<M>> } = {
   'dialog.saveFile': saveFileDialogSchema,
   'project.open': projectOpenSchema,
   'project.openFile': projectFileSchema,
-  'project.saveAs': projectOpenSchema,
+  'project.saveAs': projectSaveAsSchema,
+  'project.state': projectStateSchema,
   'edits.apply': editsApplySchema,
   'edits.fixRoomLink': fixRoomLinkSchema,
   'edits.undo': stepParamsSchema,
   'edits.redo': stepParamsSchema,
   'edits.history': projectParamSchema,
+  'edits.report': reportParamsSchema,
   'edits.rebakeResult': rebakeResultSchema,
   'edits.placements': placementsSchema,
   'path.query': pathQuerySchema,

@@ -9,30 +9,48 @@ import type { EditCommand } from '../edits/edit-command';
 import { EditError } from '../edits/edit-error';
 import { isDocumentEditKind, parseDocumentEditCommand } from '../edits/parse-document-edit-command';
 import { parseEditCommand } from '../edits/parse-edit-command';
+import type { FileReport } from '../formats/file-report';
 import type { Walkmesh } from '../model/walkmesh';
 import type { BreakEdge, NoPathCode, PathEnd, Point3, UnlinkedEdge } from '../pathing/path-result';
 import type { Finding } from '../validation/finding';
 import type { LineOverlay } from '../views/view-overlay';
 import * as s from './schema';
 import type { Schema } from './schema';
+import { sessionSchema, type BakeState, type ProjectFileState } from './project-contract';
 
 /** MAX_PATH_LENGTH of contract.ts, which imports this file. */
 const MAX_PATH_LENGTH = 32_767;
 /** Largest command accepted as JSON text (a stroke over a whole mesh stays far below). */
 const MAX_COMMAND_CHARS = 16 * 1024 * 1024;
 
+/**
+ * Which project a call is about: `session`, the project open in the app (from its
+ * `project.open` answer; refused once another project is opened), or `project`, a project
+ * file named by its path (scripts and tests). One of the two is required: a call never
+ * falls back to whatever project happens to be open.
+ */
 export interface ProjectParam {
-  /** The project file; defaults to the project open in the app. */
+  session?: string;
   project?: string;
 }
 
 /** Whether the reply may carry only what changed (see EditsOutcome.delta). */
 export interface StepParams extends ProjectParam {
   delta?: boolean;
+  /**
+   * Undo or redo this file's edits (a tab's own, see ProjectFileView.undoScope); without
+   * it, the project's latest edit whichever file it changed.
+   */
+  fileId?: number;
+  /** The revision of fileId the page shows; the step is refused when the file changed since. */
+  revision?: number;
 }
 
-export interface EditsApplyParams extends StepParams {
+export interface EditsApplyParams extends ProjectParam {
+  delta?: boolean;
   fileId: number;
+  /** The revision of the file the page shows; the edit is refused when the file changed since. */
+  revision?: number;
   /** Which walkmesh of the file (a Skyrim plugin holds several); default 0. */
   mesh?: number;
   command: EditCommand | DocumentEditCommand;
@@ -41,6 +59,7 @@ export interface EditsApplyParams extends StepParams {
 export interface FixRoomLinkParams extends ProjectParam {
   /** The KotOR room (.wok) holding the one-sided link. */
   fileId: number;
+  revision?: number;
   face: number;
   edge: number;
   /** `reciprocate` (default) links the other side back; `unlink` drops this side. */
@@ -72,6 +91,7 @@ export interface PendingRebake {
 }
 
 export interface RebakeResultParams {
+  session?: string;
   ticket: number;
 }
 
@@ -116,15 +136,44 @@ export interface EditsOutcome {
   walkmeshes: Walkmesh[];
   /** Asked for with `delta` and possible for this edit: the changes to walkmesh `mesh`. */
   delta: EditsDelta | null;
-  /** The walkmesh's findings after the edit. */
-  findings: Finding[];
-  /** Findings of what the walkmesh does not hold (connections, room links), after a document edit. */
-  documentFindings: Finding[];
+  /**
+   * What `walkbench validate` says of the file's bytes as the project now holds them, with
+   * the project's own findings about it (room links, edits that cannot be written); null
+   * while the bytes are written behind (a paint, a move): `edits.report` brings it then.
+   */
+  report: FileReport | null;
+  /** Every file the step changed (the edited one first), with its new revision and bake state. */
+  files: ProjectFileState[];
   /** Other files the step changed (a link fixed on both sides). */
   changedFiles: number[];
+  /**
+   * Files whose report may have changed although their bytes did not: the other rooms of a
+   * KotOR layout after a link or a corner changed (their links are checked against this
+   * room). An open tab of one asks for its report again.
+   */
+  reportsChanged: number[];
   notes: string[];
+  /**
+   * What the designer must know now about the edit's effect elsewhere, e.g. an NWN2
+   * area's TRX edits that its export will no longer carry once the GIT or TRN is edited.
+   */
+  warnings: string[];
   /** NWN2: after a GIT edit, the area's re-bake running in the background (when its TRN is in the project). */
   rebakePending: PendingRebake | null;
+}
+
+export interface ReportParams {
+  session?: string;
+  project?: string;
+  fileId: number;
+}
+
+/** A project file's report as its bytes stand, once what was written behind is written. */
+export interface FileReportResult {
+  fileId: number;
+  revision: number;
+  report: FileReport;
+  bake: BakeState | null;
 }
 
 export interface HistoryEntry {
@@ -132,6 +181,8 @@ export interface HistoryEntry {
   label: string;
   undone: boolean;
   createdAt: string;
+  /** The files the entry changed. */
+  files: { fileId: number; label: string }[];
 }
 
 export interface PathQueryParams extends ProjectParam {
@@ -165,7 +216,9 @@ export interface PathQueryResult {
 }
 
 const projectPath = s.optional(s.string({ minLength: 1, maxLength: MAX_PATH_LENGTH }));
+const session = s.optional(sessionSchema);
 const fileId = s.number({ min: 1, max: Number.MAX_SAFE_INTEGER, integer: true });
+const revision = s.optional(s.number({ min: 0, max: Number.MAX_SAFE_INTEGER, integer: true }));
 const coordinate = s.number({ min: -1e9, max: 1e9 });
 
 /** A command: plain JSON, then checked by the parser of its kind (walkmesh or document edit). */
@@ -205,16 +258,20 @@ const point: Schema<Point3> = {
 };
 
 export const editsApplySchema: Schema<EditsApplyParams> = s.object({
+  session,
   project: projectPath,
   delta: s.optional(s.boolean()),
   fileId,
+  revision,
   mesh: s.optional(s.number({ min: 0, max: 65_535, integer: true })),
   command: commandSchema,
 });
 
 export const fixRoomLinkSchema: Schema<FixRoomLinkParams> = s.object({
+  session,
   project: projectPath,
   fileId,
+  revision,
   face: s.number({ min: 0, max: 0x7fffffff, integer: true }),
   edge: s.number({ min: 0, max: 2, integer: true }),
   mode: s.optional(s.literal('reciprocate', 'unlink')),
@@ -231,15 +288,18 @@ export interface GitPlacements {
   placeables: { index: number; tag: string | null; templateResRef: string | null; appearance: number; position: Point3; /** Degrees. */ bearing: number; walkable: boolean }[];
 }
 
-export const placementsSchema: Schema<PlacementsParams> = s.object({ project: projectPath, fileId });
+export const placementsSchema: Schema<PlacementsParams> = s.object({ session, project: projectPath, fileId });
 
-export const rebakeResultSchema: Schema<RebakeResultParams> = s.object({ ticket: s.number({ min: 1, max: Number.MAX_SAFE_INTEGER, integer: true }) });
+export const rebakeResultSchema: Schema<RebakeResultParams> = s.object({ session, ticket: s.number({ min: 1, max: Number.MAX_SAFE_INTEGER, integer: true }) });
 
-export const projectParamSchema: Schema<ProjectParam> = s.object({ project: projectPath });
+export const projectParamSchema: Schema<ProjectParam> = s.object({ session, project: projectPath });
 
-export const stepParamsSchema: Schema<StepParams> = s.object({ project: projectPath, delta: s.optional(s.boolean()) });
+export const stepParamsSchema: Schema<StepParams> = s.object({ session, project: projectPath, delta: s.optional(s.boolean()), fileId: s.optional(fileId), revision });
+
+export const reportParamsSchema: Schema<ReportParams> = s.object({ session, project: projectPath, fileId });
 
 export const pathQuerySchema: Schema<PathQueryParams> = s.object({
+  session,
   project: projectPath,
   fileId: s.optional(fileId),
   path: s.optional(s.string({ minLength: 1, maxLength: MAX_PATH_LENGTH })),

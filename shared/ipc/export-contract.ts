@@ -16,6 +16,20 @@ export interface ExportParams {
   gameDir: string;
   /** Only this module's walkmeshes. */
   module?: string;
+  /** The project open in the app (ProjectTree.session); refused once another project is opened… */
+  session?: string;
+  /** …or a project file named by its path (scripts, tests). */
+  project?: string;
+}
+
+/** An edit the project holds that the written file will not carry, and why. */
+export interface NotCarriedEdit {
+  /** The history entry. */
+  seq: number;
+  label: string;
+  /** The file the edit was made on (`module/name`). */
+  editedFile: string;
+  reason: string;
 }
 
 export type ExportEntrySource = 'bake' | 'edit' | 'import';
@@ -36,6 +50,8 @@ export interface ExportPlanEntry {
   /** Validation findings of the bytes written (game-shipped files have some). */
   errors: number;
   warnings: number;
+  /** Edits the project holds that this file, as written, does not carry (each with the reason). */
+  notCarried: NotCarriedEdit[];
 }
 
 /** A project file that cannot be exported, and why; any one stops the whole export. */
@@ -113,9 +129,11 @@ function nullable<T>(inner: s.Schema<T>): s.Schema<T | null> {
 export const exportParamsSchema = s.object({
   gameDir: pathString,
   module: s.optional(s.string({ minLength: 1, maxLength: 1024 })),
+  session: s.optional(s.string({ minLength: 8, maxLength: 128 })),
+  project: s.optional(pathString),
 });
 
-export const exportRestoreParamsSchema = s.object({ gameDir: pathString });
+export const exportRestoreParamsSchema = s.object({ gameDir: pathString, session: s.optional(s.string({ minLength: 8, maxLength: 128 })), project: s.optional(pathString) });
 
 export const exportJobParamsSchema = s.object({ jobId: id });
 

@@ -16,8 +16,10 @@ export interface BakeJobParams {
   module?: string;
   /** Bake even what already has a bake for exactly its current inputs. */
   force?: boolean;
-  /** The project file to bake; defaults to the project open in the app. */
+  /** The project file to bake (scripts, tests)… */
   project?: string;
+  /** …or the project open in the app, by its session (ProjectTree.session). */
+  session?: string;
 }
 
 export type JobRunState = 'running' | 'done' | 'failed' | 'cancelled';
@@ -36,6 +38,8 @@ export const MAX_REPORTED_FAILURES = 200;
 
 export interface JobProgress {
   jobId: number;
+  /** The project file the job bakes (the page lists only the open project's jobs). */
+  project: string;
   /** What the job does, e.g. `Bake everything`. */
   title: string;
   /** Files finished (baked, skipped as unchanged, or failed) of `total`. */
@@ -63,6 +67,7 @@ export const bakeJobParamsSchema = s.object({
   module: s.optional(s.string({ minLength: 1, maxLength: 1024 })),
   force: s.optional(s.boolean()),
   project: s.optional(s.string({ minLength: 1, maxLength: MAX_PATH_LENGTH })),
+  session: s.optional(s.string({ minLength: 8, maxLength: 128 })),
 });
 
 export const jobFailureSchema = s.object({
@@ -74,6 +79,7 @@ export const jobFailureSchema = s.object({
 
 export const jobProgressSchema = s.object({
   jobId: id,
+  project: s.string({ maxLength: MAX_PATH_LENGTH }),
   title: s.string({ maxLength: 4096 }),
   done: count,
   total: count,

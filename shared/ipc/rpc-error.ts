@@ -11,6 +11,11 @@ export type RpcErrorCode =
   | 'too-large'
   | 'unreadable'
   | 'forbidden'
+  /**
+   * The request is about a project or a file revision that is no longer what the app has
+   * open (another project was opened, or the file changed since the page read it).
+   */
+  | 'stale'
   /** The call exists but not in this transport (a native dialog in browser mode). */
   | 'unavailable'
   | 'internal';
@@ -66,6 +71,7 @@ const codes: readonly RpcErrorCode[] = [
   'too-large',
   'unreadable',
   'forbidden',
+  'stale',
   'unavailable',
   'internal',
 ];

@@ -11,6 +11,7 @@
  * viewport does; the GPU upload is not timed). Figures for reading, never asserted. Run alone with
  * `node --import tsx test/bench/edit-service-bench.ts [--strokes N]`.
  */
+import { projectResolver } from '../support/project-resolver';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -104,7 +105,7 @@ export async function runEditServiceBench(options: EditServiceBenchOptions = {})
   const dir = mkdtempSync(path.join(tmpdir(), 'walkbench-edit-service-bench-'));
   const rows: EditServiceBenchRow[] = [];
   const file = path.join(dir, 'bench.walkbench');
-  const service = createEditService({ currentProject: () => file });
+  const service = createEditService({ resolveProject: projectResolver(() => file) });
   try {
     const t0 = performance.now();
     const store = ProjectStore.create(file, { name: 'edit service bench', game: 'kotor' });
@@ -118,7 +119,7 @@ export async function runEditServiceBench(options: EditServiceBenchOptions = {})
     const buildMs = performance.now() - t0;
     const t1 = performance.now();
     // The model the edits name faces and vertices of (the writer orders faces its own way).
-    const mesh = service.editedWalkmeshes(fileId)![0]!;
+    const mesh = service.editedWalkmeshes(file, fileId)![0]!;
     const openMs = performance.now() - t1;
     const shown = copyWalkmesh(mesh);
     const page: PageState = { mesh: shown, flat: buildFlatMesh(shown), bvh: buildTriangleBvh(shown.positions, shown.triangles), legend: colourFaces([shown], 'walkable').legend };
@@ -180,7 +181,7 @@ export async function runEditServiceBench(options: EditServiceBenchOptions = {})
     await time('move 20 vertices', 'delta', move);
     await time('move 20 vertices', 'whole', move);
     // The page's copy, kept by the replies alone, is still the service's walkmesh.
-    const held = service.editedWalkmeshes(fileId)![0]!;
+    const held = service.editedWalkmeshes(file, fileId)![0]!;
     if (!sameGeometry(page.mesh, held) || page.mesh.faceMaterial.some((m, f) => m !== held.faceMaterial[f])) throw new Error('the page copy drifted from the service walkmesh');
 
     // What every edit pays whatever its reply: the room written again (KotOR derives face

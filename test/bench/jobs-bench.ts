@@ -57,7 +57,7 @@ export async function runJobsBench(out: (text: string) => void = (t) => void pro
   const events = createEventHub();
   let jobs: JobService | undefined;
   const server = await startBrowserServer({
-    service: createWalkbenchService({ events, project, onJobService: (j) => (jobs = j) }),
+    service: createWalkbenchService({ events, onJobService: (j) => (jobs = j) }),
     events,
     rendererDir: path.join(tmp, 'no-renderer'),
   });
@@ -75,7 +75,7 @@ export async function runJobsBench(out: (text: string) => void = (t) => void pro
   try {
     const bakeOnce = async (params: BakeJobParams = { scope: 'all' }): Promise<{ ms: number; final: JobProgress }> => {
       const t0 = performance.now();
-      const outcome = await transport.invoke('jobs.bake', params);
+      const outcome = await transport.invoke('jobs.bake', { ...params, project });
       if (!outcome.ok) throw new Error(outcome.error.message);
       const { jobId } = outcome.value;
       // The final event may have come before the answer was read.

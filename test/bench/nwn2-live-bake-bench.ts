@@ -11,6 +11,7 @@
  *    walkmesh (edit → shown).
  * Run alone with `node --import tsx test/bench/nwn2-live-bake-bench.ts [--runs N]`.
  */
+import { projectResolver } from '../support/project-resolver';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -113,7 +114,7 @@ export async function runNwn2LiveBakeBench(options: { runs?: number; out?: (text
       store.upsertFile({ module: folder, area: trnName, name: trnName, kind: 'trn', bytes: trnBytes });
       const gitId = store.upsertFile({ module: folder, area: trnName, name: trnName.replace(/\.trn$/i, '.GIT'), kind: 'git', bytes: gitBytes }).fileId;
       store.close();
-      const service = createEditService({ currentProject: () => file });
+      const service = createEditService({ resolveProject: projectResolver(() => file) });
       const applied: number[] = [];
       const shown: number[] = [];
       try {

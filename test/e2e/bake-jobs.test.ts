@@ -56,7 +56,7 @@ describe('bake jobs from the page in browser mode', () => {
     }
     const events = createEventHub();
     server = await startBrowserServer({
-      service: createWalkbenchService({ startupFile: project, startupIsProject: true, project, events, onJobService: (j) => (jobs = j) }),
+      service: createWalkbenchService({ startupFile: project, startupIsProject: true, events, onJobService: (j) => (jobs = j) }),
       events,
       rendererDir,
     });

@@ -207,7 +207,7 @@ describe('edit tools and path preview in browser mode', () => {
     }
     events = createEventHub();
     server = await startBrowserServer({
-      service: createWalkbenchService({ startupFile: project, startupIsProject: true, project, events, onJobService: (j) => (jobs = j) }),
+      service: createWalkbenchService({ startupFile: project, startupIsProject: true, events, onJobService: (j) => (jobs = j) }),
       events,
       rendererDir,
     });

@@ -66,7 +66,7 @@ describe('export from the page in browser mode', () => {
     }
     events = createEventHub();
     server = await startBrowserServer({
-      service: createWalkbenchService({ startupFile: project, startupIsProject: true, project, events, onJobService: (j) => (jobs = j) }),
+      service: createWalkbenchService({ startupFile: project, startupIsProject: true, events, onJobService: (j) => (jobs = j) }),
       events,
       rendererDir,
     });

@@ -311,6 +311,7 @@ describe('browser-mode server events', () => {
   const tmp = mkdtempSync(path.join(tmpdir(), 'walkbench-events-'));
   const progress = (jobId: number, done: number): JobProgress => ({
     jobId,
+    project: path.join(tmp, 'p.walkbench'),
     title: 'Bake everything',
     done,
     total: 3,

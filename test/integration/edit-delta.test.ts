@@ -1,3 +1,4 @@
+import { projectResolver } from '../support/project-resolver';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEditService, type EditService } from '../../electron/services/edit-service';
@@ -68,11 +69,11 @@ describe('edit replies as deltas', () => {
   for (const [game, fixture] of [['kotor', 'kotor/k1-blackvulkar/m10aa_09a.wok'], ['source', 'source/tf2/itemtest.nav']] as const) {
     it(`${game}: the deltas of random paints and moves, undos and redos rebuild exactly the service's walkmesh`, async () => {
       const { file, fileId } = makeProject(`random-${game}`, game, fixture);
-      const service = createEditService({ currentProject: () => file });
+      const service = createEditService({ resolveProject: projectResolver(() => file) });
       services.push(service);
       const h = service.handlers;
       // What the app shows: the walkmesh as opened, then only what the replies carry.
-      const shown = copyWalkmesh(service.editedWalkmeshes(fileId)![0]!);
+      const shown = copyWalkmesh(service.editedWalkmeshes(file, fileId)![0]!);
       const random = lcg(game === 'kotor' ? 7 : 11);
       let done = 0;
       let undone = 0;
@@ -116,9 +117,9 @@ describe('edit replies as deltas', () => {
           undone = 0;
           counts.apply++;
         }
-        if (step % 20 === 19) expect(arrays(shown)).toEqual(arrays(service.editedWalkmeshes(fileId)![0]!));
+        if (step % 20 === 19) expect(arrays(shown)).toEqual(arrays(service.editedWalkmeshes(file, fileId)![0]!));
       }
-      expect(arrays(shown)).toEqual(arrays(service.editedWalkmeshes(fileId)![0]!));
+      expect(arrays(shown)).toEqual(arrays(service.editedWalkmeshes(file, fileId)![0]!));
       // The sequence exercised every kind of step, and most strokes landed.
       expect(counts.apply).toBeGreaterThan(25);
       expect(counts.undo).toBeGreaterThan(10);
@@ -128,21 +129,21 @@ describe('edit replies as deltas', () => {
       expect(counts.movedVertices).toBeGreaterThan(100);
 
       // Undo everything: the deltas lead back to the file as imported.
-      const original = copyWalkmesh(service.editedWalkmeshes(fileId)![0]!);
+      const original = copyWalkmesh(service.editedWalkmeshes(file, fileId)![0]!);
       while (done > 0) {
         absorb((await h['edits.undo']({ delta: true })).outcome!);
         done--;
       }
-      expect(arrays(shown)).toEqual(arrays(service.editedWalkmeshes(fileId)![0]!));
+      expect(arrays(shown)).toEqual(arrays(service.editedWalkmeshes(file, fileId)![0]!));
       expect(arrays(shown)).not.toEqual(arrays(original));
     });
   }
 
   it('edits of corners, replies without `delta`, and an undo replayed from the project come back whole', async () => {
     const { file, fileId } = makeProject('whole', 'kotor', 'kotor/k1-blackvulkar/m10aa_09a.wok');
-    let service = createEditService({ currentProject: () => file });
+    let service = createEditService({ resolveProject: projectResolver(() => file) });
     services.push(service);
-    const F = faceCount(service.editedWalkmeshes(fileId)![0]!);
+    const F = faceCount(service.editedWalkmeshes(file, fileId)![0]!);
     const flip = await service.handlers['edits.apply']({ fileId, command: { kind: 'flip-faces', faces: [0] }, delta: true });
     expect(flip.delta).toBeNull();
     expect(flip.walkmeshes.length).toBe(1);
@@ -157,12 +158,12 @@ describe('edit replies as deltas', () => {
     await service.handlers['edits.undo']({ delta: true });
     // A fresh service has not opened the file: the undo replays it, so there is no delta to give.
     await service.close();
-    service = createEditService({ currentProject: () => file });
+    service = createEditService({ resolveProject: projectResolver(() => file) });
     services.push(service);
     const replayed = (await service.handlers['edits.undo']({ delta: true })).outcome!;
     expect(replayed.delta).toBeNull();
     expect(replayed.walkmeshes.length).toBe(1);
-    expect(Array.from(replayed.walkmeshes[0]!.faceWalkable.subarray(1, 3))).toEqual(Array.from(service.editedWalkmeshes(fileId)![0]!.faceWalkable.subarray(1, 3)));
+    expect(Array.from(replayed.walkmeshes[0]!.faceWalkable.subarray(1, 3))).toEqual(Array.from(service.editedWalkmeshes(file, fileId)![0]!.faceWalkable.subarray(1, 3)));
     // The file is open in this service now: the next step is a delta again.
     const redone = (await service.handlers['edits.redo']({ delta: true })).outcome!;
     expect(redone.delta).not.toBeNull();

@@ -1,3 +1,4 @@
+import { projectResolver } from '../support/project-resolver';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createEditService, type EditService } from '../../electron/services/edit-service';
@@ -7,7 +8,8 @@ import { areaConnections } from '../../shared/edits/source-connections';
 import { readGff } from '../../shared/formats/aurora/gff-reader';
 import { readGitPlaceables, readGitWalkmeshCutters } from '../../shared/formats/aurora/nwn2-git';
 import { readBwm } from '../../shared/formats/kotor/bwm-reader';
-import { readNav } from '../../shared/formats/source/nav-reader';
+import { NAV_FORMAT, readNav } from '../../shared/formats/source/nav-reader';
+import { editRefusals } from '../../shared/edits/edit-capabilities';
 import { paramSchemas } from '../../shared/ipc/contract';
 import type { EditsOutcome, RebakeResult } from '../../shared/ipc/edits-contract';
 import { validate } from '../../shared/ipc/schema';
@@ -17,6 +19,9 @@ import { faceCount, type Walkmesh } from '../../shared/model/walkmesh';
 import { writeLyt } from '../../shared/formats/kotor/lyt-writer';
 import type { RoomLinkFinding } from '../../shared/formats/kotor/kotor-room-links';
 import { fixturesRoot, readFixture } from '../support/fixtures';
+import type { FileReport } from '../../shared/formats/file-report';
+import { inspectBytes } from '../../shared/formats/inspect-file';
+import { nodeFormatEnvironment } from '../../electron/services/node-format-environment';
 import { BLACK_VULKAR_ROOMS, blackVulkarLyt, blackVulkarWok } from '../unit/kotor-area/black-vulkar-area';
 import { projectTempDir } from '../unit/project/project-test-files';
 
@@ -52,7 +57,7 @@ describe('edit service: Source connections and path preview', () => {
   it('connect → undo → redo → reopen, and path.query follows the edited connections', async () => {
     const { file, ids } = makeProject('source', 'source', [{ fixture, kind: 'walkmesh' }]);
     const fileId = ids[0]!;
-    let service = createEditService({ currentProject: () => file });
+    let service = createEditService({ resolveProject: projectResolver(() => file) });
     const h = service.handlers;
 
     // A connected pair a → b, and an area c that a does not reach directly.
@@ -108,7 +113,7 @@ describe('edit service: Source connections and path preview', () => {
     const redone = stored()!;
     expect(areaConnections(readNav(redone), a).flat()).toEqual([]);
     service.close();
-    service = createEditService({ currentProject: () => file });
+    service = createEditService({ resolveProject: projectResolver(() => file) });
     expect((await service.handlers['path.query']({ fileId, from, to })).found).toBe(false);
     const undone = (await service.handlers['edits.undo']({})).outcome!;
     expect(undone.label).toBe(`Disconnect area ${a} from ${c} (south)`);
@@ -119,7 +124,7 @@ describe('edit service: Source connections and path preview', () => {
   it('walkmesh and document edits interleave: split an area, connect the new half, undo, redo, reopen', async () => {
     const { file, ids } = makeProject('source-mixed', 'source', [{ fixture, kind: 'walkmesh' }]);
     const fileId = ids[0]!;
-    let service = createEditService({ currentProject: () => file });
+    let service = createEditService({ resolveProject: projectResolver(() => file) });
     const a = doc.areas.id[0]!;
     const nw = Array.from(doc.areas.corners.subarray(0, 8));
     const f32 = new Float32Array(new Uint32Array(nw).buffer);
@@ -148,7 +153,7 @@ describe('edit service: Source connections and path preview', () => {
     service.close();
 
     // Reopened, the history replays to the same bytes, and one undo drops only the connection.
-    service = createEditService({ currentProject: () => file });
+    service = createEditService({ resolveProject: projectResolver(() => file) });
     const undone = (await service.handlers['edits.undo']({})).outcome!;
     st = ProjectStore.open(file);
     const afterUndo = readNav(st.loadEdit(fileId)!.bytes);
@@ -165,7 +170,7 @@ describe('edit service: Source connections and path preview', () => {
   });
 
   it('path.query reads a file on disk too, and wants exactly one of fileId and path', async () => {
-    const service = createEditService({ currentProject: () => null });
+    const service = createEditService({ resolveProject: projectResolver(() => null) });
     const mesh = readNav(original);
     const a = mesh.areas.id[0]!;
     const near = areaConnections(mesh, a).flat()[0]!;
@@ -179,20 +184,23 @@ describe('edit service: Source connections and path preview', () => {
     expect(r.nodeNoun).toBe('areas');
     expect(r.facesCrossed).toBeGreaterThanOrEqual(2);
     await expect(service.handlers['path.query']({ from: corner(a), to: corner(near) })).rejects.toThrow(/either params.fileId/);
-    await expect(service.handlers['path.query']({ fileId: 1, from: corner(a), to: corner(near) })).rejects.toThrow(/no project is open/);
+    await expect(service.handlers['path.query']({ fileId: 1, from: corner(a), to: corner(near) })).rejects.toThrow(/name the project/);
     service.close();
   });
 
-  it('a document edit for another game is refused with the reason', async () => {
+  it('a document edit for another game is refused with the reason the toolbar shows for it', async () => {
     const { file, ids } = makeProject('source-cross', 'source', [{ fixture, kind: 'walkmesh' }]);
-    const service = createEditService({ currentProject: () => file });
-    await expect(service.handlers['edits.apply']({ fileId: ids[0]!, command: { kind: 'nwn2-delete-cutter', index: 0 } })).rejects.toThrow(/for a git document, not a source-nav one/);
+    const service = createEditService({ resolveProject: projectResolver(() => file) });
+    const reason = editRefusals({ name: 'm/itemtest.nav', game: 'source', kind: 'walkmesh', format: NAV_FORMAT }).placements!;
+    expect(reason).toMatch(/NWN2/);
+    await expect(service.handlers['edits.apply']({ fileId: ids[0]!, command: { kind: 'nwn2-delete-cutter', index: 0 } })).rejects.toThrow(reason);
+    await expect(service.handlers['edits.apply']({ fileId: ids[0]!, command: { kind: 'kotor-set-transition', face: 0, edge: 0, target: 1 } })).rejects.toThrow(/room links are KotOR/);
     service.close();
   });
 
   it('refuses a bad command with the field named, before anything changes', async () => {
     const { file, ids } = makeProject('source-bad', 'source', [{ fixture, kind: 'walkmesh' }]);
-    const service = createEditService({ currentProject: () => file });
+    const service = createEditService({ resolveProject: projectResolver(() => file) });
     const bad = validate(paramSchemas['edits.apply'], { fileId: ids[0], command: { kind: 'source-connect', from: 1, to: 'x', direction: 0 } });
     expect(bad.ok).toBe(false);
     if (!bad.ok) expect(bad.issue.message).toMatch(/field to/);
@@ -208,7 +216,7 @@ describe('edit service: KotOR transitions and walkmesh findings', () => {
     const original = readFixture(path.join(fixturesRoot, fixture));
     const { file, ids } = makeProject('kotor', 'kotor', [{ fixture, kind: 'walkmesh' }]);
     const fileId = ids[0]!;
-    let service = createEditService({ currentProject: () => file });
+    let service = createEditService({ resolveProject: projectResolver(() => file) });
     const doc = readBwm(original);
     const slot = doc.edgeIndex[0]!;
     const face = (slot / 3) | 0;
@@ -216,21 +224,29 @@ describe('edit service: KotOR transitions and walkmesh findings', () => {
 
     const linked = await service.handlers['edits.apply']({ fileId, command: { kind: 'kotor-set-transition', face, edge, target: 5 } });
     expect(linked.label).toBe(`Link face ${face} edge ${edge} to room 5`);
-    const findingsBefore = linked.findings.length;
+    // A document edit is written at once: its reply has the report of the written bytes.
+    const findingsOf = (r: FileReport) => [...r.errors, ...r.warnings];
+    const findingsBefore = findingsOf(linked.report!).length;
+    expect(linked.report).toEqual(inspectAsCli(file, fileId));
 
-    // Collapsing a face onto one of its corners is a degenerate face the findings report.
+    // Collapsing a face onto one of its corners is a degenerate face the validator reports.
     const m = linked.walkmeshes[0]!;
     const [v0, v1] = [m.triangles[3]!, m.triangles[4]!];
     const moved = await service.handlers['edits.apply']({ fileId, command: { kind: 'move-vertices', vertices: [v0], positions: [m.positions[v1 * 3]!, m.positions[v1 * 3 + 1]!, m.positions[v1 * 3 + 2]!] } });
-    expect(moved.findings.length).toBeGreaterThan(findingsBefore);
-    expect(moved.findings.some((f) => f.code === 'mesh.face.degenerate')).toBe(true);
+    // A move is written behind: its report comes with edits.report, once the bytes are written.
+    expect(moved.report).toBeNull();
+    const movedReport = (await service.handlers['edits.report']({ fileId })).report;
+    expect(findingsOf(movedReport).length).toBeGreaterThan(findingsBefore);
+    expect(findingsOf(movedReport).some((f) => f.code === 'bwm.face.degenerate')).toBe(true);
+    expect(movedReport).toEqual(inspectAsCli(file, fileId));
 
     const undone = (await service.handlers['edits.undo']({})).outcome!;
-    expect(undone.findings.length).toBe(findingsBefore);
+    expect(undone.label).toMatch(/^Move/);
+    expect(findingsOf((await service.handlers['edits.report']({ fileId })).report).length).toBe(findingsBefore);
     await service.handlers['edits.redo']({});
     service.close();
 
-    service = createEditService({ currentProject: () => file });
+    service = createEditService({ resolveProject: projectResolver(() => file) });
     // Undo the move, then the link: the room's own bytes come back.
     await service.handlers['edits.undo']({});
     const store = ProjectStore.open(file);
@@ -247,7 +263,7 @@ describe('edit service: KotOR transitions and walkmesh findings', () => {
 describe('edit service: deltas', () => {
   it('a paint answers with the changed faces only when asked; a delete sends the whole walkmesh', async () => {
     const { file, ids } = makeProject('delta', 'kotor', [{ fixture: 'kotor/k1-blackvulkar/m10aa_09a.wok', kind: 'walkmesh' }]);
-    const service = createEditService({ currentProject: () => file });
+    const service = createEditService({ resolveProject: projectResolver(() => file) });
     const painted = await service.handlers['edits.apply']({ fileId: ids[0]!, delta: true, command: { kind: 'paint-faces', faces: [2, 5], material: 3 } });
     expect(painted.walkmeshes).toEqual([]);
     expect(Array.from(painted.delta!.faces).sort()).toEqual([2, 5]);
@@ -273,7 +289,7 @@ describe('edit service: KotOR room links', () => {
     const fileOf = new Map<number, number>();
     BLACK_VULKAR_ROOMS.forEach((room, i) => fileOf.set(i, store.upsertFile({ module: 'm10aa', area: 'm10aa', name: `${room}.wok`, kind: 'walkmesh', bytes: blackVulkarWok(room) }).fileId));
     store.close();
-    const service = createEditService({ currentProject: () => file });
+    const service = createEditService({ resolveProject: projectResolver(() => file) });
 
     // Room 4 (m10aa_09a): an edge that links to another fixture room.
     const doc = readBwm(blackVulkarWok(BLACK_VULKAR_ROOMS[4]));
@@ -281,14 +297,20 @@ describe('edit service: KotOR room links', () => {
     const target = doc.edgeTransition[row]!;
     const slot = doc.edgeIndex[row]!;
     const broken = await service.handlers['edits.apply']({ fileId: fileOf.get(4)!, command: { kind: 'kotor-set-transition', face: (slot / 3) | 0, edge: slot % 3, target: -1 } });
-    const oneWay = broken.documentFindings.filter((f): f is RoomLinkFinding => f.code === 'kotor.link.one-way' && (f as RoomLinkFinding).room === target);
+    // The room the link led to now links one way: its report says so, although its bytes did not change.
+    expect(broken.reportsChanged).toContain(fileOf.get(target));
+    const oneWayOf = async () => {
+      const r = (await service.handlers['edits.report']({ fileId: fileOf.get(target)! })).report;
+      return [...r.errors, ...r.warnings].filter((f): f is RoomLinkFinding => f.code === 'kotor.link.one-way' && (f as RoomLinkFinding).room === target);
+    };
+    const oneWay = await oneWayOf();
     expect(oneWay.length).toBeGreaterThan(0);
 
     const fixed = await service.handlers['edits.fixRoomLink']({ fileId: fileOf.get(target)!, face: oneWay[0]!.face, edge: oneWay[0]!.edge });
     // Reciprocating changes the room the link leads to, not the room it was asked on.
     expect(fixed.fileId).toBe(fileOf.get(4));
     expect(fixed.changedFiles).toEqual([]);
-    expect(fixed.documentFindings.filter((f) => f.code === 'kotor.link.one-way' && (f as RoomLinkFinding).room === target)).toEqual([]);
+    expect(await oneWayOf()).toEqual([]);
     let s = ProjectStore.open(file);
     // Linked back exactly as it was: room 4 is its own bytes again.
     expect(s.loadEdit(fileOf.get(4)!)).toBeUndefined();
@@ -312,7 +334,7 @@ describe('edit service: NWN2 cutters re-bake the area', () => {
     const gitId = ids[1]!;
     const gitBytes = readFixture(path.join(fixturesRoot, 'nwn2/mordmansion/CSLMordMansion.GIT'));
     const cutters = readGitWalkmeshCutters(readGff(gitBytes)).length;
-    const service = createEditService({ currentProject: () => file });
+    const service = createEditService({ resolveProject: projectResolver(() => file) });
 
     // Move an existing cutter to where it changes nothing, to get the area's baseline bake.
     const first = readGitWalkmeshCutters(readGff(gitBytes))[0]!;
@@ -366,7 +388,7 @@ describe('edit service: NWN2 cutters re-bake the area', () => {
     ]);
     const gitId = ids[1]!;
     const cutter = readGitWalkmeshCutters(readGff(readFixture(path.join(fixturesRoot, 'nwn2/mordmansion/CSLMordMansion.GIT'))))[0]!;
-    const service = createEditService({ currentProject: () => file });
+    const service = createEditService({ resolveProject: projectResolver(() => file) });
     // A drag: five positions sent one after the other without waiting for any bake.
     const tickets: number[] = [];
     for (let k = 0; k < 5; k++) {
@@ -377,7 +399,7 @@ describe('edit service: NWN2 cutters re-bake the area', () => {
     // The first starts at once; the second to fourth wait and are replaced by the next.
     expect(results.map((r) => r.status)).toEqual(['done', 'superseded', 'superseded', 'superseded', 'done']);
     // The last result is the area as edited: the same as a bake of the final GIT from scratch.
-    const fresh = createEditService({ currentProject: () => file });
+    const fresh = createEditService({ resolveProject: projectResolver(() => file) });
     const again = await baked(fresh, await fresh.handlers['edits.apply']({ fileId: gitId, command: { kind: 'nwn2-set-cutter', index: cutter.index, polygon: Array.from(cutter.polygon, (v, i) => (i % 2 === 0 ? v + 4 * 0.25 : v)) } }));
     expect(Array.from(results[4]!.rebake!.walkmesh.positions)).toEqual(Array.from(again.rebake!.walkmesh.positions));
     expect(Array.from(results[4]!.rebake!.walkmesh.triangles)).toEqual(Array.from(again.rebake!.walkmesh.triangles));
@@ -393,7 +415,7 @@ describe('edit service: NWN2 cutters re-bake the area', () => {
     const gitBytes = readFixture(path.join(fixturesRoot, 'nwn2/mordmansion/CSLMordMansion.GIT'));
     const gitId = store.upsertFile({ module: 'm', area: 'a', name: 'CSLMordMansion.GIT', kind: 'git', bytes: gitBytes }).fileId;
     store.close();
-    const service = createEditService({ currentProject: () => file });
+    const service = createEditService({ resolveProject: projectResolver(() => file) });
     const cutter = readGitWalkmeshCutters(readGff(gitBytes))[0]!;
     const edit = await service.handlers['edits.apply']({ fileId: gitId, command: { kind: 'nwn2-set-cutter', index: cutter.index, polygon: Array.from(cutter.polygon, (v) => v + 1) } });
     const r = await service.handlers['edits.rebakeResult']({ ticket: edit.rebakePending!.ticket });
@@ -414,7 +436,7 @@ describe('edit service: an NWN2 GIT\'s placements for the cutter and placeable t
     const gff = readGff(readFixture(path.join(fixturesRoot, 'nwn2/mordmansion/CSLMordMansion.GIT')));
     const cutters = readGitWalkmeshCutters(gff);
     const placeables = readGitPlaceables(gff);
-    const service = createEditService({ currentProject: () => file });
+    const service = createEditService({ resolveProject: projectResolver(() => file) });
     const before = await service.handlers['edits.placements']({ fileId: gitId });
     expect(before.cutters.map((c) => c.index)).toEqual(cutters.map((c) => c.index));
     expect(before.cutters[0]!.polygon).toEqual(Array.from(cutters[0]!.polygon));
@@ -446,7 +468,7 @@ describe('edit service: NWN2 placeables from the project re-bake the area', () =
     add('placeables.2da', '2da', 'nwn2/2da/placeables.2da', null);
     add('PLC_MC_BALCONY3.MDB', 'mdb', 'nwn2/nwn-lib-d/PLC_MC_BALCONY3.MDB', null);
     store.close();
-    const service = createEditService({ currentProject: () => file });
+    const service = createEditService({ resolveProject: projectResolver(() => file) });
 
     // Row 1599 of placeables.2da is PLC_MC_BALCONY3.
     const first = readGitWalkmeshCutters(readGff(readFixture(path.join(fixturesRoot, 'nwn2/mordmansion/CSLMordMansion.GIT'))))[0]!;
@@ -488,18 +510,29 @@ describe('edits through the whole service', () => {
   it('edit the project the app opened; project.openFile then shows the edited file', async () => {
     const { file, ids } = makeProject('app', 'source', [{ fixture: 'source/tf2/itemtest.nav', kind: 'walkmesh' }]);
     const service = createWalkbenchService();
-    await expect(service['edits.history']({})).rejects.toThrow(/no project is open/);
-    await service['project.open']({ path: file });
-    const before = await service['project.openFile']({ fileId: ids[0]! });
+    await expect(service['edits.history']({})).rejects.toThrow(/name the project/);
+    const { session } = await service['project.open']({ path: file });
+    const before = await service['project.openFile']({ session, fileId: ids[0]! });
     const doc = readNav(readFixture(path.join(fixturesRoot, 'source/tf2/itemtest.nav')));
     const a = doc.areas.id[0]!;
     const b = Array.from(doc.areas.id).find((id) => id !== a && !areaConnections(doc, a)[0].includes(id))!;
-    const out = await service['edits.apply']({ fileId: ids[0]!, command: { kind: 'source-connect', from: a, to: b, direction: 0 } });
+    const out = await service['edits.apply']({ session, fileId: ids[0]!, command: { kind: 'source-connect', from: a, to: b, direction: 0 } });
     expect(out.walkmeshes).toHaveLength(before.walkmeshes.length);
-    const after = await service['project.openFile']({ fileId: ids[0]! });
+    const after = await service['project.openFile']({ session, fileId: ids[0]! });
     expect(after.name).toMatch(/edited/);
-    expect((await service['edits.history']({})).entries).toHaveLength(1);
-    await service['edits.undo']({});
-    expect((await service['project.openFile']({ fileId: ids[0]! })).name).not.toMatch(/edited/);
+    expect((await service['edits.history']({ session })).entries).toHaveLength(1);
+    await service['edits.undo']({ session });
+    expect((await service['project.openFile']({ session, fileId: ids[0]! })).name).not.toMatch(/edited/);
   });
 });
+
+/** What `walkbench validate` reports on the file's bytes as the project holds them. */
+function inspectAsCli(file: string, fileId: number): FileReport {
+  const s = ProjectStore.open(file);
+  try {
+    const f = s.fileById(fileId)!;
+    return inspectBytes(f.name, s.loadCurrentBytes(f), nodeFormatEnvironment);
+  } finally {
+    s.close();
+  }
+}

@@ -1,3 +1,4 @@
+import { projectResolver } from '../support/project-resolver';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rebakeProject } from '../../electron/services/bake-pool/project-rebake';
@@ -119,7 +120,7 @@ describe('edited bytes written behind', () => {
 
   it('the edit service answers a paint without writing, writes when idle or when asked, and before closing', async () => {
     const { file, fileId } = newProject('service.wbproj', 'kotor', 'kotor/k1-blackvulkar/m10aa_09a.wok');
-    const service = createEditService({ currentProject: () => file });
+    const service = createEditService({ resolveProject: projectResolver(() => file) });
     const out = await service.handlers['edits.apply']({ fileId, command: { kind: 'paint-faces', faces: [0, 1], material: 3 }, delta: true });
     expect(out.delta).not.toBeNull();
     const peek = ProjectStore.open(file);

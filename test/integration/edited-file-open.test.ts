@@ -21,10 +21,10 @@ describe('opening an edited KotOR room in the app', () => {
     store.close();
 
     const service = createWalkbenchService();
-    await service['project.open']({ path: project });
+    const { session } = await service['project.open']({ path: project });
     // Face 0 is walkable; painting it a non-walkable material moves it behind the walkable
     // faces in the written file.
-    const painted = await service['edits.apply']({ fileId, command: { kind: 'paint-faces', faces: [0], material: 7, walkable: false } });
+    const painted = await service['edits.apply']({ session, fileId, command: { kind: 'paint-faces', faces: [0], material: 7, walkable: false } });
     const model = painted.walkmeshes[0]!;
     expect(model.faceWalkable[0]).toBe(0);
 
@@ -35,17 +35,17 @@ describe('opening an edited KotOR room in the app', () => {
     reader.close();
     expect(Array.from(reread.triangles)).not.toEqual(Array.from(model.triangles));
 
-    const opened = await service['project.openFile']({ fileId });
+    const opened = await service['project.openFile']({ session, fileId });
     expect(opened.name).toBe('m10aa_09a.wok (edited)');
     expect(Array.from(opened.walkmeshes[0]!.triangles)).toEqual(Array.from(model.triangles));
     expect(Array.from(opened.walkmeshes[0]!.faceMaterial)).toEqual(Array.from(model.faceMaterial));
 
     // After a restart the history is replayed: the same model, and the next edit acts on it.
     const again = createWalkbenchService();
-    await again['project.open']({ path: project });
-    const reopened = await again['project.openFile']({ fileId });
+    const { session: later } = await again['project.open']({ path: project });
+    const reopened = await again['project.openFile']({ session: later, fileId });
     expect(Array.from(reopened.walkmeshes[0]!.triangles)).toEqual(Array.from(model.triangles));
-    const undone = await again['edits.undo']({});
+    const undone = await again['edits.undo']({ session: later });
     expect(undone.outcome!.walkmeshes[0]!.faceWalkable[0]).toBe(1);
   });
 });

@@ -1,3 +1,4 @@
+import { projectResolver } from '../support/project-resolver';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -74,7 +75,7 @@ describe('export service: the open project into a KotOR game folder', () => {
         expect(validate(eventSchemas['export.progress'], payload).ok).toBe(true);
         events.push(payload as ExportProgress);
       },
-      currentProject: () => open,
+      resolveProject: projectResolver(() => open),
       progressIntervalMs: 0,
     });
   });
@@ -85,7 +86,7 @@ describe('export service: the open project into a KotOR game folder', () => {
   });
 
   it('refuses a relative or missing game folder, and answers when no project is open', async () => {
-    expect(await failure(service.handlers['export.plan']({ gameDir: game }))).toMatchObject({ code: 'not-found', message: expect.stringMatching(/no project is open/) });
+    expect(await failure(service.handlers['export.plan']({ gameDir: game }))).toMatchObject({ code: 'invalid-params', message: expect.stringMatching(/name the project/) });
     open = project;
     expect(await failure(service.handlers['export.plan']({ gameDir: 'kotor-game' }))).toMatchObject({
       code: 'invalid-params',

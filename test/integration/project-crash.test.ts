@@ -73,7 +73,7 @@ describe('project file after a crash', () => {
         expect(bytes.length).toBe(f.size);
         expect(createHash('sha256').update(bytes).digest('hex')).toBe(f.sha256);
       }
-      store.pushHistory({ label: 'after crash', command: {}, inverse: {} });
+      store.pushHistory({ label: 'after crash', command: {}, inverse: {}, files: [1] });
       expect(store.listHistory()).toHaveLength(1);
     } finally {
       store.close();

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { inspectBytes } from '../../shared/formats/inspect-file';
 import { describe, expect, it } from 'vitest';
 import { ProjectEdits } from '../../electron/services/project/project-edits';
 import { ProjectStore } from '../../electron/services/project/project-store';
@@ -124,17 +125,20 @@ describe('walkmesh edits in a project', () => {
     store.close();
   });
 
-  it('reports findings after each edit, checked again only where the edit was', () => {
+  it('the written bytes of each edit are what the validator judges: a flipped walkable face is reported, undone it is not', () => {
     const file = projectPath('findings.walkbench');
     const store = ProjectStore.create(file, { name: 'edits', game: 'kotor' });
     const fileId = store.upsertFile({ module: 'm', name: 'm40aa_18b.wok', kind: 'walkmesh', bytes: readFixture(path.join(fixturesRoot, 'kotor/k1cp/m40aa_18b.wok')) }).fileId;
     const edits = new ProjectEdits(store);
-    const before = edits.findings(fileId).filter((f) => f.code === 'mesh.face.walkable-down').length;
+    const downOf = (bytes: Uint8Array) => {
+      const r = inspectBytes('m40aa_18b.wok', bytes);
+      return [...r.errors, ...r.warnings].filter((f) => f.code === 'bwm.face.walkable-down').length;
+    };
+    const before = downOf(store.loadFileBytes(fileId));
     const walkable = Array.from(edits.meshes(fileId)[0]!.faceWalkable).indexOf(1);
     const out = edits.apply(fileId, 0, { kind: 'flip-faces', faces: [walkable] });
-    expect(out.findings.filter((f) => f.code === 'mesh.face.walkable-down').length).toBe(before + 1);
-    expect(out.findings.some((f) => f.subject?.kind === 'face' && f.subject.id === walkable)).toBe(true);
-    expect(edits.undo()!.findings.filter((f) => f.code === 'mesh.face.walkable-down').length).toBe(before);
+    expect(downOf(out.bytes!)).toBe(before + 1);
+    expect(downOf(edits.undo()!.bytes!)).toBe(before);
     store.close();
   });
 
@@ -143,7 +147,7 @@ describe('walkmesh edits in a project', () => {
     const store = ProjectStore.create(file, { name: 'edits', game: 'kotor' });
     const fileId = store.upsertFile({ module: 'm', name: 'm40aa_18b.wok', kind: 'walkmesh', bytes: readFixture(path.join(fixturesRoot, 'kotor/k1cp/m40aa_18b.wok')) }).fileId;
     const bad = { type: 'walkmesh-edit', v: 1, fileId, mesh: 0, edit: { kind: 'delete-faces', faces: 'all' } };
-    const seq = store.pushHistory({ label: 'Delete', command: bad, inverse: bad });
+    const seq = store.pushHistory({ label: 'Delete', command: bad, inverse: bad, files: [fileId] });
     const edits = new ProjectEdits(store);
     expect(() => edits.meshes(fileId)).toThrow(new RegExp(`history entry ${seq} \\(Delete\\).*field faces`));
     // Undo fails the same way and leaves the entry done.

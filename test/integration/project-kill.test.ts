@@ -86,7 +86,7 @@ function expectProjectIntact(file: string): void {
       expect(sha(bytes)).toBe(bake.outputSha256);
     }
     // The project still takes writes.
-    store.pushHistory({ label: 'after a kill', command: {}, inverse: {} });
+    store.pushHistory({ label: 'after a kill', command: {}, inverse: {}, files: [1] });
   } finally {
     store.close();
   }

@@ -20,11 +20,14 @@ describe('Save Project As', () => {
     store.close();
 
     const service = createWalkbenchService();
-    await service['project.open']({ path: original });
-    await service['edits.apply']({ fileId, command: { kind: 'paint-faces', faces: [0], material: 7, walkable: false } });
+    const { session } = await service['project.open']({ path: original });
+    await service['edits.apply']({ session, fileId, command: { kind: 'paint-faces', faces: [0], material: 7, walkable: false } });
 
     const copy = path.join(tmp, 'copy', '..', 'room copy.wbproj');
-    const tree = await service['project.saveAs']({ path: copy });
+    const tree = await service['project.saveAs']({ session, path: copy });
+    // The copy is a new opening: the session before is no longer the open project.
+    expect(tree.session).not.toBe(session);
+    await expect(service['edits.apply']({ session, fileId, command: { kind: 'paint-faces', faces: [1], material: 7, walkable: false } })).rejects.toThrow(/no longer open/);
     expect(tree.name).toBe('Room');
     expect(existsSync(copy)).toBe(true);
     const db = new Database(copy, { readonly: true });
@@ -32,7 +35,7 @@ describe('Save Project As', () => {
     db.close();
 
     // Edits now go to the copy; the original keeps one edit in its history.
-    await service['edits.apply']({ fileId, command: { kind: 'paint-faces', faces: [1], material: 7, walkable: false } });
+    await service['edits.apply']({ session: tree.session, fileId, command: { kind: 'paint-faces', faces: [1], material: 7, walkable: false } });
     const inCopy = ProjectStore.open(copy);
     const inOriginal = ProjectStore.open(original);
     try {
@@ -43,7 +46,7 @@ describe('Save Project As', () => {
       inOriginal.close();
     }
     // The copy's history undoes like the original's would.
-    const undone = await service['edits.undo']({});
+    const undone = await service['edits.undo']({ session: tree.session });
     expect(undone.outcome!.walkmeshes[0]!.faceWalkable[1]).toBe(1);
     expect(undone.outcome!.walkmeshes[0]!.faceWalkable[0]).toBe(0);
   });
@@ -52,9 +55,9 @@ describe('Save Project As', () => {
     const original = path.join(tmp, 'other.wbproj');
     ProjectStore.create(original, { name: 'Other', game: 'kotor' }).close();
     const service = createWalkbenchService();
-    await service['project.open']({ path: original });
-    await expect(service['project.saveAs']({ path: 'copy.wbproj' })).rejects.toThrow(/params\.path must be an absolute path/);
-    const same = service['project.saveAs']({ path: original });
+    const { session } = await service['project.open']({ path: original });
+    await expect(service['project.saveAs']({ session, path: 'copy.wbproj' })).rejects.toThrow(/params\.path must be an absolute path/);
+    const same = service['project.saveAs']({ session, path: original });
     await expect(same).rejects.toBeInstanceOf(ServiceError);
     await expect(same).rejects.toThrow(/is the project already open/);
   });

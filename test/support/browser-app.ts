@@ -82,7 +82,7 @@ export async function openProjectPage(
   app: ProjectPageOptions = {},
 ): Promise<{ server: BrowserServer; browser: Browser; page: Page }> {
   const events = createEventHub();
-  const service = createWalkbenchService({ startupFile: project, startupIsProject: true, project, events, ...(app.onJobService ? { onJobService: app.onJobService } : {}) });
+  const service = createWalkbenchService({ startupFile: project, startupIsProject: true, events, ...(app.onJobService ? { onJobService: app.onJobService } : {}) });
   const server = await startBrowserServer({ service, events, rendererDir });
   const browser = app.browser ?? (await launchChromium());
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });

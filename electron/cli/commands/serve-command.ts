@@ -52,12 +52,12 @@ export async function serveCommand(args: string[], io: Pick<CliIo, 'out' | 'err'
   }
   const events = createEventHub();
   let jobs: JobService | undefined;
-  // A project given on the command line is what bakes started from the page work on.
+  // A project given on the command line is opened in the page at start.
   const project = startupFile !== null && (await isProjectFile(startupFile).catch(() => false)) ? startupFile : null;
   let server;
   try {
     server = await startBrowserServer({
-      service: createWalkbenchService({ startupFile, startupIsProject: project !== null, events, project, onJobService: (j) => (jobs = j) }),
+      service: createWalkbenchService({ startupFile, startupIsProject: project !== null, events, onJobService: (j) => (jobs = j) }),
       events,
       rendererDir,
       port,

@@ -7,7 +7,6 @@ import { EditError } from '../../../shared/edits/edit-error';
 import { parseDocumentEditCommand } from '../../../shared/edits/parse-document-edit-command';
 import { parseEditCommand } from '../../../shared/edits/parse-edit-command';
 import { copyWalkmesh } from '../../../shared/edits/walkmesh-copy';
-import { WalkmeshFindings } from '../../../shared/edits/walkmesh-findings';
 import type { GffDocument } from '../../../shared/formats/aurora/gff-document';
 import { readGff } from '../../../shared/formats/aurora/gff-reader';
 import { writeGff } from '../../../shared/formats/aurora/gff-writer';
@@ -15,7 +14,6 @@ import type { FormatEnvironment } from '../../../shared/formats/format-environme
 import type { FormatHandler } from '../../../shared/formats/format-handler';
 import { detectFormat, handlerById } from '../../../shared/formats/format-registry';
 import type { Walkmesh } from '../../../shared/model/walkmesh';
-import type { Finding } from '../../../shared/validation/finding';
 import { nodeFormatEnvironment } from '../node-format-environment';
 import { ProjectFileError } from './project-file-error';
 import type { ProjectStore } from './project-store';
@@ -25,6 +23,7 @@ import {
   describeEdit,
   isStoredEdit,
   parseStoredEdit,
+  storedFiles,
   type DocumentEditPart,
   type StoredDocumentEdit,
   type StoredWalkmeshEdit,
@@ -46,10 +45,6 @@ export interface EditOutcome {
   bytes?: Uint8Array;
   /** What the edit touched; absent after an undo or redo that replayed a file opened for it, and for document edits. */
   result?: EditResult;
-  /** The walkmesh's findings after the edit, checked again only where it changed (none for a GIT). */
-  findings: Finding[];
-  /** A document edit: the document's own checks (connections, links…), which the walkmesh does not see. */
-  documentFindings?: Finding[];
   /** Other files the same step changed (a link fixed on both sides), with their bytes. */
   others?: { fileId: number; bytes: Uint8Array }[];
   /** What a document edit left as stored and may be stale, one line each. */
@@ -95,7 +90,6 @@ interface OpenFile {
   docIsWritten: boolean;
   original: Uint8Array;
   meshes: Walkmesh[];
-  checkers: (WalkmeshFindings | undefined)[];
 }
 
 interface AppliedPart {
@@ -170,11 +164,6 @@ export class ProjectEdits {
     return file.kind === 'git' ? file.doc : this.writtenDocument(file, 'document');
   }
 
-  /** The findings of one walkmesh of the file, as kept up to date by the edits. */
-  findings(fileId: number, mesh = 0): Finding[] {
-    return this.checker(this.open(fileId), mesh).findings();
-  }
-
   history(): HistorySummary[] {
     return this.store.listHistory();
   }
@@ -191,8 +180,8 @@ export class ProjectEdits {
       try {
         const bytes = this.saveOrMark(file, command.kind, result);
         const stored = (edit: EditCommand): StoredWalkmeshEdit => ({ type: 'walkmesh-edit', v: 1, fileId, mesh, edit });
-        const seq = this.store.pushHistory({ label, command: stored(command), inverse: stored(result.inverse) });
-        const outcome: EditOutcome = { fileId, mesh, seq, label, result, findings: this.recheck(file, mesh, result) };
+        const seq = this.store.pushHistory({ label, command: stored(command), inverse: stored(result.inverse), files: [fileId] });
+        const outcome: EditOutcome = { fileId, mesh, seq, label, result };
         if (bytes) outcome.bytes = bytes;
         return outcome;
       } catch (e) {
@@ -230,7 +219,7 @@ export class ProjectEdits {
         const saved = this.saveAll(applied.map((a) => a.file), parts[0]!.edit.kind);
         const command: StoredDocumentEdit = { type: 'document-edit', v: 1, parts: parts.map((p) => ({ ...p })) };
         const inverse: StoredDocumentEdit = { type: 'document-edit', v: 1, parts: applied.map((a) => ({ fileId: a.part.fileId, mesh: a.part.mesh, edit: a.result.inverse })).reverse() };
-        const seq = this.store.pushHistory({ label, command, inverse });
+        const seq = this.store.pushHistory({ label, command, inverse, files: storedFiles(command) });
         return this.documentOutcome(parts[0]!, seq, label, saved, applied.flatMap((a) => a.result.notes));
       } catch (e) {
         this.rollBack(applied);
@@ -239,19 +228,22 @@ export class ProjectEdits {
     });
   }
 
-  /** Undoes the latest done edit of the project, whichever file it changed. */
-  undo(): EditOutcome | undefined {
-    return this.step('undo');
+  /**
+   * Undoes the latest done edit of the project, whichever file it changed; with `scope`,
+   * the latest done edit of those files (a tab's own), see ProjectStore.undo.
+   */
+  undo(scope?: readonly number[]): EditOutcome | undefined {
+    return this.step('undo', scope);
   }
 
-  /** Redoes the earliest undone edit. */
-  redo(): EditOutcome | undefined {
-    return this.step('redo');
+  /** Redoes the earliest undone edit (of the files in `scope`, when given). */
+  redo(scope?: readonly number[]): EditOutcome | undefined {
+    return this.step('redo', scope);
   }
 
-  private step(which: 'undo' | 'redo'): EditOutcome | undefined {
+  private step(which: 'undo' | 'redo', scope: readonly number[] | undefined): EditOutcome | undefined {
     return this.store.transaction(() => {
-      const step = which === 'undo' ? this.store.undo() : this.store.redo();
+      const step = which === 'undo' ? this.store.undo(scope) : this.store.redo(scope);
       if (!step) return undefined;
       const stored = parseStoredEdit(step.apply, `${this.store.file}: history entry ${step.seq} (${step.label})`);
       if (stored.type === 'document-edit') return this.stepDocument(stored, step.seq, step.label);
@@ -266,8 +258,7 @@ export class ProjectEdits {
       }
       try {
         const bytes = result ? this.saveOrMark(file, stored.edit.kind, result) : this.save(file, stored.edit.kind);
-        const findings = result ? this.recheck(file, stored.mesh, result) : this.checker(file, stored.mesh).findings();
-        const outcome: EditOutcome = { fileId: stored.fileId, mesh: stored.mesh, seq: step.seq, label: step.label, findings };
+        const outcome: EditOutcome = { fileId: stored.fileId, mesh: stored.mesh, seq: step.seq, label: step.label };
         if (bytes) outcome.bytes = bytes;
         if (result) outcome.result = result;
         return outcome;
@@ -302,15 +293,12 @@ export class ProjectEdits {
   }
 
   private documentOutcome(first: DocumentEditPart, seq: number, label: string, saved: Map<number, Uint8Array>, notes: string[]): EditOutcome {
-    const file = this.open(first.fileId);
     const outcome: EditOutcome = {
       fileId: first.fileId,
       mesh: first.mesh,
       seq,
       label,
       bytes: saved.get(first.fileId)!,
-      findings: file.kind === 'walkmesh' ? this.checker(file, first.mesh).findings() : [],
-      documentFindings: file.kind === 'walkmesh' && file.handler ? file.handler.validate(this.writtenDocument(file, first.edit.kind)) : [],
     };
     const others = [...saved].filter(([id]) => id !== first.fileId).map(([fileId, bytes]) => ({ fileId, bytes }));
     if (others.length > 0) outcome.others = others;
@@ -368,8 +356,9 @@ export class ProjectEdits {
     const record = this.store.fileById(fileId);
     if (!record) throw new ProjectFileError(this.store.file, `no file with id ${fileId}`);
     const where = `${record.module}/${record.name}`;
-    if (record.kind !== 'walkmesh' && record.kind !== 'git') {
-      throw new ProjectFileError(this.store.file, `${where} is a ${record.kind} file, not a walkmesh or GIT that can be edited`);
+    // An NWN2 TRN is edited as a walkmesh: its ground is painted, then baked with the GIT.
+    if (record.kind !== 'walkmesh' && record.kind !== 'git' && record.kind !== 'trn') {
+      throw new ProjectFileError(this.store.file, `${where} is a ${record.kind} file, not a walkmesh, TRN or GIT that can be edited`);
     }
     if (record.editStale) {
       throw new ProjectFileError(this.store.file, `${where} was imported again after it was edited; its edit history no longer matches its bytes (discard the edits to edit it anew)`);
@@ -384,13 +373,13 @@ export class ProjectEdits {
         if (isMalformedInputError(e)) throw new ProjectFileError(this.store.file, e.withFile(where).message);
         throw e;
       }
-      file = { fileId, name: where, kind: 'git', handler: undefined, doc, docIsWritten: true, original, meshes: [], checkers: [] };
+      file = { fileId, name: where, kind: 'git', handler: undefined, doc, docIsWritten: true, original, meshes: [] };
     } else {
       const handler = (record.format ? handlerById(record.format) : undefined) ?? detectFormat(record.name, original);
       if (!handler?.fromWalkmeshes) throw new ProjectFileError(this.store.file, `${where}: ${handler ? `${handler.label} files cannot be written from an edited walkmesh` : 'unknown format'}`);
       const doc = handler.read(original, this.env);
       const meshes = handler.toWalkmeshes(doc, record.name).map(copyWalkmesh);
-      file = { fileId, name: where, kind: 'walkmesh', handler, doc, docIsWritten: true, original, meshes, checkers: meshes.map(() => undefined) };
+      file = { fileId, name: where, kind: 'walkmesh', handler, doc, docIsWritten: true, original, meshes };
     }
     this.replay(file);
     this.files.set(fileId, file);
@@ -453,18 +442,6 @@ export class ProjectEdits {
     return bytes;
   }
 
-  private checker(file: OpenFile, mesh: number): WalkmeshFindings {
-    let c = file.checkers[mesh];
-    if (!c) file.checkers[mesh] = c = new WalkmeshFindings(this.meshOf(file, mesh));
-    return c;
-  }
-
-  private recheck(file: OpenFile, mesh: number, result: EditResult): Finding[] {
-    const known = file.checkers[mesh];
-    if (!known) return this.checker(file, mesh).findings();
-    known.update(result);
-    return known.findings();
-  }
 }
 
 /**

@@ -21,6 +21,8 @@ import { writePendingEdits } from './pending-edit-writes';
 import { nameKey, type ProjectStore } from './project-store';
 import type { FileRecord } from './project-types';
 import { resourceNameProblem } from './resource-name-check';
+import { notCarriedEdits } from './not-carried-edits';
+import type { NotCarriedEdit } from '../../../shared/ipc/export-contract';
 
 /** Which formats each game's export writes (the walkmeshes; bake inputs stay in the project). */
 const EXPORTED_FORMATS: Readonly<Record<GameId, readonly string[]>> = {
@@ -53,6 +55,8 @@ export interface PlannedExport {
   /** Validation findings of the bytes (game-shipped files have some; they do not stop an export). */
   errors: number;
   warnings: number;
+  /** Edits the project holds that the written file does not carry, with the reason (not-carried-edits.ts). */
+  notCarried: NotCarriedEdit[];
 }
 
 export interface RefusedExport {
@@ -79,8 +83,13 @@ export interface ExportPlanOptions {
  * - a format the project bakes (NWN2 TRX, KotOR WOK/PWK/DWK) exports the recorded bake of the
  *   file's current bytes (its saved edit when it has one) and is refused without one, so a
  *   game never gets stale path tables or loses an edit;
- * - other formats (Source .nav, Skyrim plugins) export the saved edit when it was made on
- *   the bytes the file holds now (refused when it is stale), else the imported bytes;
+ * - an edited Skyrim plugin likewise exports its bake of the edited bytes (issue 13): an
+ *   edit updates only part of what the Creation Kit derives (a painted Preferred flag leaves
+ *   the NAVI neighbour lists as they were), the bake all of it, as `walkbench bake` does.
+ *   An unedited plugin exports its imported bytes: they are the Creation Kit's own
+ *   bake, which ours does not reproduce byte for byte (a few edge links and grid entries);
+ * - Source .nav files have no bake: they export the saved edit when it was made on the
+ *   bytes the file holds now (refused when it is stale), else the imported bytes;
  * - whatever is exported must read back with its format's reader.
  */
 export function exportBytesOf(
@@ -89,9 +98,11 @@ export function exportBytesOf(
 ): { source: ExportSource; bytes: Uint8Array; bakeId: number | null } | { refused: string } {
   if (file.editWritePending) return { refused: 'its last edits could not be written (see the edit tools); undo them or fix the file, then export' };
   const job = bakeJobOf(store, file);
-  if (job !== undefined) {
+  const plugin = job?.kind === 'skyrim-rebake';
+  if (job !== undefined && (!plugin || file.edited)) {
     if (file.editStale) return { refused: 'its saved edits were made on older bytes than the file now holds (it was imported again since)' };
     const bake = store.lookupBake(job.spec);
+    if (!bake && plugin) return { refused: 'has no bake of its current edited bytes; bake it first' };
     const what = job.kind === 'nwn2-trn-bake' ? 'its TRN and GIT as edited' : `its current ${file.edited ? 'edited ' : ''}bytes`;
     if (!bake) return { refused: `has no bake of ${what}; run \`walkbench project rebake\` first` };
     return { source: 'bake', bytes: store.loadBakeOutput(bake.id), bakeId: bake.id };
@@ -249,6 +260,7 @@ export function planExport(store: ProjectStore, options: ExportPlanOptions): Exp
       sha256,
       errors: checked.errors,
       warnings: checked.warnings,
+      notCarried: notCarriedEdits(store, f),
     };
     const key = nameKey(resource ?? targetPath);
     const clash = byTarget.get(key);

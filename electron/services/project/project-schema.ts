@@ -134,6 +134,31 @@ export const schemaSteps: readonly string[] = [
     since TEXT NOT NULL
   );
   `,
+  // 5: undo per file, and a revision per file. Each history entry lists the files it
+  // changed (filled here from the entries' own JSON), so a tab undoes its own file's
+  // edits; each file's revision grows with every change of its edited model (an edit, an
+  // undo or redo touching it, an import of new bytes), so the app can refuse an edit made
+  // on a view of the file that is no longer what the project holds.
+  `
+  CREATE TABLE history_files (
+    seq INTEGER NOT NULL REFERENCES history(seq) ON DELETE CASCADE,
+    file_id INTEGER NOT NULL,
+    PRIMARY KEY (seq, file_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX history_files_file ON history_files(file_id, seq);
+  INSERT OR IGNORE INTO history_files (seq, file_id)
+    SELECT seq, json_extract(command_json, '$.fileId') FROM history
+    WHERE json_valid(command_json) AND json_extract(command_json, '$.type') = 'walkmesh-edit'
+      AND typeof(json_extract(command_json, '$.fileId')) = 'integer';
+  INSERT OR IGNORE INTO history_files (seq, file_id)
+    SELECT h.seq, json_extract(p.value, '$.fileId') FROM history h, json_each(h.command_json, '$.parts') p
+    WHERE json_valid(h.command_json) AND json_extract(h.command_json, '$.type') = 'document-edit'
+      AND typeof(json_extract(p.value, '$.fileId')) = 'integer';
+  CREATE TABLE file_revisions (
+    file_id INTEGER PRIMARY KEY REFERENCES files(id) ON DELETE CASCADE,
+    revision INTEGER NOT NULL
+  );
+  `,
 ];
 
 /** The schema version this build writes. */

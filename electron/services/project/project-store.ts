@@ -71,6 +71,27 @@ interface FileRow {
   edit_base: string | null;
   edit_sha256: string | null;
   write_pending: number | null;
+  revision: number | null;
+}
+
+interface HistoryRow {
+  seq: number;
+  label: string;
+  command: string;
+  inverse: string;
+  commandBlob: unknown;
+  inverseBlob: unknown;
+}
+
+/** An undo or redo that would break another file's order of edits; names that file. */
+export class HistoryOrderError extends Error {
+  constructor(
+    message: string,
+    readonly fileId: number,
+  ) {
+    super(message);
+    this.name = 'HistoryOrderError';
+  }
 }
 
 interface BakeRow {
@@ -87,11 +108,13 @@ interface BakeRow {
 
 const fileColumns = `
   f.id, m.name AS module, a.name AS area, f.kind, f.name, f.format, f.size, f.sha256,
-  f.source_path, f.updated_at, e.base_sha256 AS edit_base, e.sha256 AS edit_sha256, w.file_id AS write_pending
+  f.source_path, f.updated_at, e.base_sha256 AS edit_base, e.sha256 AS edit_sha256, w.file_id AS write_pending,
+  r.revision AS revision
   FROM files f JOIN modules m ON m.id = f.module_id
   LEFT JOIN areas a ON a.id = f.area_id
   LEFT JOIN edits e ON e.file_id = f.id
-  LEFT JOIN edit_writes_pending w ON w.file_id = f.id`;
+  LEFT JOIN edit_writes_pending w ON w.file_id = f.id
+  LEFT JOIN file_revisions r ON r.file_id = f.id`;
 
 function fileRecord(r: FileRow): FileRecord {
   return {
@@ -109,6 +132,7 @@ function fileRecord(r: FileRow): FileRecord {
     editStale: r.edit_base !== null && r.edit_base !== r.sha256,
     editSha256: r.edit_sha256,
     editWritePending: r.write_pending !== null,
+    revision: r.revision ?? 0,
   };
 }
 
@@ -254,7 +278,10 @@ export class ProjectStore {
       this.db
         .prepare('UPDATE files SET area_id = ?, kind = ?, name = ?, format = ?, size = ?, sha256 = ?, source_path = ?, updated_at = ? WHERE id = ?')
         .run(areaId, kind, input.name, format, input.bytes.length, sha256, sourcePath, now(), existing.id);
-      if (!sameBytes) this.db.prepare('UPDATE file_content SET bytes = ? WHERE file_id = ?').run(input.bytes, existing.id);
+      if (!sameBytes) {
+        this.db.prepare('UPDATE file_content SET bytes = ? WHERE file_id = ?').run(input.bytes, existing.id);
+        this.bumpRevisions([existing.id]);
+      }
       return { status: sameBytes ? 'unchanged' : 'changed', fileId: existing.id, sha256 };
     });
   }
@@ -373,47 +400,129 @@ export class ProjectStore {
     return bytesOf(row.bytes);
   }
 
-  /** Records a command the user did; it drops the redo steps, as any editor does. */
+  /**
+   * Records a command the user did on `files` (the files it changes). It drops the redo
+   * steps of those files, as any editor does; other files keep theirs (undo is per file).
+   */
   pushHistory(entry: HistoryCommand): number {
     const command = toJson(entry.command, 'history command');
     const inverse = toJson(entry.inverse, 'history inverse');
+    const files = [...new Set(entry.files)];
+    if (files.length === 0) throw new RangeError('a history entry must name the files it changes');
     return this.transaction(() => {
-      this.db.prepare('DELETE FROM history WHERE undone = 1').run();
-      return Number(
+      const dropped = this.db.prepare(`SELECT DISTINCT h.seq FROM history h JOIN history_files hf ON hf.seq = h.seq WHERE h.undone = 1 AND hf.file_id IN (${files.map(() => '?').join(', ')})`).all(...files) as { seq: number }[];
+      const drop = this.db.prepare('DELETE FROM history WHERE seq = ?');
+      for (const d of dropped) drop.run(d.seq);
+      const seq = Number(
         this.db
           .prepare('INSERT INTO history (label, command_json, inverse_json, command_blob, inverse_blob, created_at) VALUES (?, ?, ?, ?, ?, ?)')
           .run(entry.label, command, inverse, entry.commandBlob ?? null, entry.inverseBlob ?? null, now()).lastInsertRowid,
       );
+      const link = this.db.prepare('INSERT INTO history_files (seq, file_id) VALUES (?, ?)');
+      for (const f of files) link.run(seq, f);
+      this.bumpRevisions(files);
+      return seq;
     });
   }
 
-  /** Marks the latest done command undone and returns its inverse to apply. */
-  undo(): HistoryStep | undefined {
+  /**
+   * Marks the latest done command undone and returns its inverse to apply. With `scope`,
+   * the latest done command that changed one of those files (a tab's file and the files
+   * edited with it): undo is per file. A command that changed other files too (a KotOR
+   * link made on both sides) is undone in all of them at once, so it must also be the
+   * latest done command of each; otherwise the undo is refused (HistoryOrderError) and
+   * names the later edit to undo first.
+   */
+  undo(scope?: readonly number[]): HistoryStep | undefined {
     return this.transaction(() => {
-      const row = this.db.prepare('SELECT seq, label, inverse_json AS json, inverse_blob AS blob FROM history WHERE undone = 0 ORDER BY seq DESC LIMIT 1').get() as
-        | { seq: number; label: string; json: string; blob: unknown }
-        | undefined;
+      const row = this.pickStep('undo', scope);
       if (!row) return undefined;
+      const files = this.filesOfEntry(row.seq);
+      const later = files.length === 0 ? undefined : (this.db
+        .prepare(`SELECT h.seq, h.label, hf.file_id AS fileId FROM history h JOIN history_files hf ON hf.seq = h.seq
+          WHERE h.undone = 0 AND h.seq > ? AND hf.file_id IN (${files.map(() => '?').join(', ')}) ORDER BY h.seq DESC LIMIT 1`)
+        .get(row.seq, ...files) as { seq: number; label: string; fileId: number } | undefined);
+      if (later) throw new HistoryOrderError(`"${row.label}" also changed ${this.fileLabel(later.fileId)}, which was edited after it ("${later.label}"): undo that first`, later.fileId);
       this.db.prepare('UPDATE history SET undone = 1 WHERE seq = ?').run(row.seq);
-      return { seq: row.seq, label: row.label, apply: JSON.parse(row.json) as unknown, blob: row.blob === null ? null : bytesOf(row.blob) };
+      this.bumpRevisions(files);
+      return { seq: row.seq, label: row.label, apply: JSON.parse(row.inverse) as unknown, blob: row.inverseBlob === null ? null : bytesOf(row.inverseBlob), files };
     });
   }
 
-  /** Marks the earliest undone command done again and returns it to apply. */
-  redo(): HistoryStep | undefined {
+  /**
+   * Marks the earliest undone command done again and returns it to apply; with `scope`,
+   * the earliest undone command of those files, refused (HistoryOrderError) while another
+   * file it changed has an earlier undone command to redo first.
+   */
+  redo(scope?: readonly number[]): HistoryStep | undefined {
     return this.transaction(() => {
-      const row = this.db.prepare('SELECT seq, label, command_json AS json, command_blob AS blob FROM history WHERE undone = 1 ORDER BY seq ASC LIMIT 1').get() as
-        | { seq: number; label: string; json: string; blob: unknown }
-        | undefined;
+      const row = this.pickStep('redo', scope);
       if (!row) return undefined;
+      const files = this.filesOfEntry(row.seq);
+      const earlier = files.length === 0 ? undefined : (this.db
+        .prepare(`SELECT h.seq, h.label, hf.file_id AS fileId FROM history h JOIN history_files hf ON hf.seq = h.seq
+          WHERE h.undone = 1 AND h.seq < ? AND hf.file_id IN (${files.map(() => '?').join(', ')}) ORDER BY h.seq ASC LIMIT 1`)
+        .get(row.seq, ...files) as { seq: number; label: string; fileId: number } | undefined);
+      if (earlier) throw new HistoryOrderError(`"${row.label}" also changed ${this.fileLabel(earlier.fileId)}, whose earlier undone edit ("${earlier.label}") must be redone first`, earlier.fileId);
       this.db.prepare('UPDATE history SET undone = 0 WHERE seq = ?').run(row.seq);
-      return { seq: row.seq, label: row.label, apply: JSON.parse(row.json) as unknown, blob: row.blob === null ? null : bytesOf(row.blob) };
+      this.bumpRevisions(files);
+      return { seq: row.seq, label: row.label, apply: JSON.parse(row.command) as unknown, blob: row.commandBlob === null ? null : bytesOf(row.commandBlob), files };
     });
+  }
+
+  private pickStep(which: 'undo' | 'redo', scope: readonly number[] | undefined): HistoryRow | undefined {
+    const done = which === 'undo' ? 0 : 1;
+    const order = which === 'undo' ? 'DESC' : 'ASC';
+    const columns = 'h.seq, h.label, h.command_json AS command, h.inverse_json AS inverse, h.command_blob AS commandBlob, h.inverse_blob AS inverseBlob';
+    if (scope === undefined) return this.db.prepare(`SELECT ${columns} FROM history h WHERE h.undone = ? ORDER BY h.seq ${order} LIMIT 1`).get(done) as HistoryRow | undefined;
+    if (scope.length === 0) return undefined;
+    return this.db
+      .prepare(`SELECT ${columns} FROM history h WHERE h.undone = ? AND h.seq IN (SELECT seq FROM history_files WHERE file_id IN (${scope.map(() => '?').join(', ')})) ORDER BY h.seq ${order} LIMIT 1`)
+      .get(done, ...scope) as HistoryRow | undefined;
+  }
+
+  private filesOfEntry(seq: number): number[] {
+    return (this.db.prepare('SELECT file_id FROM history_files WHERE seq = ? ORDER BY file_id').all(seq) as { file_id: number }[]).map((r) => r.file_id);
+  }
+
+  private fileLabel(fileId: number): string {
+    const f = this.fileById(fileId);
+    return f ? `${f.module}/${f.name}` : `file ${fileId}`;
+  }
+
+  /** Every change of a file's edited model (an edit, undo, redo, new imported bytes) gives it a new revision. */
+  private bumpRevisions(files: readonly number[]): void {
+    // A history entry may name a file no longer in the project: it has no revision to move.
+    const bump = this.db.prepare(
+      'INSERT INTO file_revisions (file_id, revision) SELECT id, 1 FROM files WHERE id = ? ON CONFLICT (file_id) DO UPDATE SET revision = revision + 1',
+    );
+    for (const f of files) bump.run(f);
+  }
+
+  /** The revision of each file (0 for one never changed since import), by id. */
+  revisions(fileIds: readonly number[]): Map<number, number> {
+    const out = new Map<number, number>();
+    const get = this.db.prepare('SELECT revision FROM file_revisions WHERE file_id = ?');
+    for (const id of fileIds) out.set(id, (get.get(id) as { revision: number } | undefined)?.revision ?? 0);
+    return out;
   }
 
   listHistory(): HistorySummary[] {
     const rows = this.db.prepare('SELECT seq, label, undone, created_at FROM history ORDER BY seq').all() as { seq: number; label: string; undone: number; created_at: string }[];
-    return rows.map((r) => ({ seq: r.seq, label: r.label, undone: r.undone === 1, createdAt: r.created_at }));
+    const files = new Map<number, number[]>();
+    for (const r of this.db.prepare('SELECT seq, file_id FROM history_files ORDER BY seq, file_id').all() as { seq: number; file_id: number }[]) {
+      const list = files.get(r.seq);
+      if (list) list.push(r.file_id);
+      else files.set(r.seq, [r.file_id]);
+    }
+    return rows.map((r) => ({ seq: r.seq, label: r.label, undone: r.undone === 1, createdAt: r.created_at, files: files.get(r.seq) ?? [] }));
+  }
+
+  /** The done (not undone) history entries that changed a file, oldest first. */
+  doneEntriesOf(fileId: number): { seq: number; label: string }[] {
+    return this.db
+      .prepare('SELECT h.seq, h.label FROM history h JOIN history_files hf ON hf.seq = h.seq WHERE hf.file_id = ? AND h.undone = 0 ORDER BY h.seq')
+      .all(fileId) as { seq: number; label: string }[];
   }
 
   /** The commands that are done (not undone), oldest first: replaying them rebuilds an edited model. */

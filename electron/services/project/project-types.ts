@@ -49,6 +49,8 @@ export interface FileRecord {
    * ProjectEdits `writeBehind`): the saved bytes and editSha256 lag until they are.
    */
   editWritePending: boolean;
+  /** Grows with every change of the file's edited model (edit, undo, redo, new imported bytes). */
+  revision: number;
 }
 
 export interface UpsertFileInput {
@@ -95,6 +97,8 @@ export interface HistoryCommand {
   /** Bulk data that does not belong in JSON (e.g. replaced vertex arrays). */
   commandBlob?: Uint8Array;
   inverseBlob?: Uint8Array;
+  /** The project files the command changes (undo is per file). */
+  files: readonly number[];
 }
 
 export interface HistorySummary {
@@ -102,6 +106,8 @@ export interface HistorySummary {
   label: string;
   undone: boolean;
   createdAt: string;
+  /** The project files the entry changed. */
+  files: number[];
 }
 
 /** A history entry as undo or redo hands it back: the step to apply now. */
@@ -111,6 +117,8 @@ export interface HistoryStep {
   /** The inverse for undo, the command for redo. */
   apply: unknown;
   blob: Uint8Array | null;
+  /** The project files the step changes. */
+  files: number[];
 }
 
 export interface ExportEntry {

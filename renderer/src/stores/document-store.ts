@@ -3,14 +3,27 @@ import { computed, inject, markRaw, ref, shallowRef } from 'vue';
 import type { AppInfo, OpenedFile } from '../../../shared/ipc/contract';
 import { WalkbenchRpcError } from '../../../shared/ipc/rpc-error';
 import { clientKey } from '../transport/client-key';
+import { projectTabKey } from '../tools/tab-file';
 
 export type LoadState = 'idle' | 'loading' | 'ready' | 'failed';
 
 /** One open walkmesh file: a tab above the viewport. */
 export interface OpenTab {
-  /** Stable identity: `path:…`, `project:<fileId>` or `bytes:<n>`. */
+  /**
+   * Stable identity: `path:…`, `bytes:<n>`, or `project:<session>:<fileId>` for a file of
+   * a project, so a tab of one project opening never stands for a file of another.
+   */
   key: string;
+  /** The file as the project holds it (what the edit tools act on). */
   file: OpenedFile;
+  /**
+   * NWN2: the area as last baked in the background from its TRN and GIT as edited (the
+   * walkmesh the game gets), shown instead of `file` while `showBaked` is set.
+   */
+  baked?: OpenedFile | null;
+  showBaked?: boolean;
+  /** The report shown is from before the last edit; the edited bytes' report is on its way. */
+  reportPending?: boolean;
   /** performance.now() when the open was asked for, for the time-to-first-frame figure. */
   requestedAt: number;
   /** performance.now() when the services' answer arrived (read, validated, transferred, decoded). */
@@ -41,7 +54,12 @@ export const useDocumentStore = defineStore('document', () => {
   let bytesOpened = 0;
 
   const activeTab = computed(() => tabs.value.find((t) => t.key === activeKey.value) ?? null);
-  const opened = computed(() => activeTab.value?.file ?? null);
+  /** What the viewport draws: the file, or for an NWN2 area the bake when asked for. */
+  const opened = computed(() => {
+    const t = activeTab.value;
+    if (!t) return null;
+    return t.showBaked && t.baked ? t.baked : t.file;
+  });
   const report = computed(() => opened.value?.report ?? null);
   const findings = computed(() => (report.value ? [...report.value.errors, ...report.value.warnings] : []));
 
@@ -89,8 +107,31 @@ export const useDocumentStore = defineStore('document', () => {
     return run(`path:${path}`, name, () => client!.call('files.open', { path }));
   }
 
-  function openProjectFile(fileId: number, name: string): Promise<void> {
-    return run(`project:${fileId}`, name, () => client!.call('project.openFile', { fileId }));
+  function openProjectFile(session: string, fileId: number, name: string): Promise<void> {
+    return run(projectTabKey(session, fileId), name, () => client!.call('project.openFile', { session, fileId }));
+  }
+
+  /** Replaces a tab's state (a new file object, a bake to show…); unknown keys are ignored. */
+  function updateTab(key: string, change: (tab: OpenTab) => OpenTab): void {
+    let changed = false;
+    const next = tabs.value.map((t) => {
+      if (t.key !== key) return t;
+      changed = true;
+      return markRaw(change(t));
+    });
+    if (changed) tabs.value = next;
+  }
+
+  /** Closes every tab the predicate picks (the tabs of a project that is no longer open). */
+  function closeWhere(pick: (tab: OpenTab) => boolean): number {
+    const closing = tabs.value.filter(pick);
+    if (closing.length === 0) return 0;
+    const activeGone = closing.some((t) => t.key === activeKey.value);
+    const next = tabs.value.filter((t) => !pick(t));
+    tabs.value = next;
+    if (activeGone) activeKey.value = next[next.length - 1]?.key ?? null;
+    if (next.length === 0 && state.value === 'ready') state.value = 'idle';
+    return closing.length;
   }
 
   async function openBlob(file: File): Promise<void> {
@@ -118,5 +159,5 @@ export const useDocumentStore = defineStore('document', () => {
     if (activeKey.value === key) activeKey.value = next[Math.min(i, next.length - 1)]?.key ?? null;
   }
 
-  return { appInfo, tabs, activeKey, activeTab, opened, state, error, pending, report, findings, start, openPath, openProjectFile, openBlob, activate, close };
+  return { appInfo, tabs, activeKey, activeTab, opened, state, error, pending, report, findings, start, openPath, openProjectFile, openBlob, activate, close, updateTab, closeWhere };
 });

@@ -8,15 +8,18 @@ import { applyEditsDelta, type DeltaChange } from '../../../shared/edits/apply-e
 import { EditError } from '../../../shared/edits/edit-error';
 import type { OpenedFile } from '../../../shared/ipc/contract';
 import type { AreaRebake, EditsDelta, EditsOutcome, HistoryEntry, PathQueryResult } from '../../../shared/ipc/edits-contract';
+import { editToolGroupsOf, refuseAll, type EditRefusals, type EditToolGroup } from '../../../shared/edits/edit-capabilities';
+import type { FileReport } from '../../../shared/formats/file-report';
 import { WalkbenchRpcError } from '../../../shared/ipc/rpc-error';
 import { faceCount, type Walkmesh } from '../../../shared/model/walkmesh';
 import type { Point3 } from '../../../shared/pathing/path-result';
 import type { Finding } from '../../../shared/validation/finding';
 import type { LineOverlay } from '../../../shared/views/view-overlay';
 import { combineFaces, facesWithin, nudgeVertices, verticesOfFaces, type SelectMode } from '../tools/face-selection';
-import { projectFileIdOf } from '../tools/tab-file';
+import { projectFileIdOf, projectSessionOf, projectTabKey } from '../tools/tab-file';
+import { followFaces } from '../tools/follow-faces';
 import { clientKey } from '../transport/client-key';
-import { carryViewData } from '../viewport/file-view-data';
+import { carryViewData, withFileFacts } from '../viewport/file-view-data';
 import { useDocumentStore, type OpenTab } from './document-store';
 import { useProjectStore } from './project-store';
 import { useSelectionStore } from './selection-store';
@@ -92,6 +95,10 @@ export const useEditStore = defineStore('edit', () => {
   const rebakeMessage = ref<string | null>(null);
   /** Per area (its TRN's file id) the newest re-bake ticket: older results are stale. */
   const latestRebake = new Map<number, number>();
+  /** What the last edit means elsewhere (shared/ipc/edits-contract.ts EditsOutcome.warnings), shown until the next edit. */
+  const warnings = ref<string[]>([]);
+  /** What happened to the selection when the view changed under it (a re-bake, Ground/Baked). */
+  const selectionNote = ref<string | null>(null);
   /**
    * The last reply applied as a delta, bumped per reply (a new object each time): the
    * walkmesh arrays are patched in place and never deep-watched, so the viewport follows this.
@@ -105,11 +112,31 @@ export const useEditStore = defineStore('edit', () => {
   const pathResult = shallowRef<PathQueryResult | null>(null);
 
   const fileId = computed(() => projectFileIdOf(doc.activeKey));
+  /** The project opening the active tab belongs to (its requests name it). */
+  const session = computed(() => projectSessionOf(doc.activeKey));
   const activeMesh = computed<Walkmesh | null>(() => doc.opened?.walkmeshes[mesh.value] ?? null);
-  const canUndo = computed(() => history.value.some((h) => !h.undone));
-  const canRedo = computed(() => history.value.some((h) => h.undone));
-  const undoLabel = computed(() => [...history.value].reverse().find((h) => !h.undone)?.label ?? null);
-  const redoLabel = computed(() => history.value.find((h) => h.undone)?.label ?? null);
+  /** The files whose edits the active tab undoes (its own, and an NWN2 area's GIT). */
+  const undoScope = computed(() => new Set(doc.activeTab?.file.projectFile?.undoScope ?? []));
+  const inScope = (h: HistoryEntry) => h.files.some((f) => undoScope.value.has(f.fileId));
+  const canUndo = computed(() => history.value.some((h) => !h.undone && inScope(h)));
+  const canRedo = computed(() => history.value.some((h) => h.undone && inScope(h)));
+  const undoLabel = computed(() => [...history.value].reverse().find((h) => !h.undone && inScope(h))?.label ?? null);
+  const redoLabel = computed(() => history.value.find((h) => h.undone && inScope(h))?.label ?? null);
+  /**
+   * The edit tools the active tab does not offer, each with its reason (the services give
+   * them per file, shared/edits/edit-capabilities.ts); a tab showing an NWN2 area as baked,
+   * or a file opened from disk, offers none.
+   */
+  const refusals = computed<EditRefusals>(() => {
+    const tab = doc.activeTab;
+    const view = tab?.file.projectFile;
+    if (!tab || !view) return refuseAll('this file was opened from disk: open it from a project (its tree) to edit it');
+    if (tab.showBaked && tab.baked) return refuseAll('this is the area as baked from its TRN and GIT: switch the view to Ground to edit it');
+    return view.refusals;
+  });
+  function refusal(group: EditToolGroup): string | null {
+    return refusals.value[group] ?? null;
+  }
   /** The move tools act on picked vertices, else on every corner of the selected faces. */
   const moveVertices = computed(() => {
     const m = activeMesh.value;
@@ -117,8 +144,12 @@ export const useEditStore = defineStore('edit', () => {
     return vertices.value.length > 0 ? vertices.value.slice() : verticesOfFaces(m, faces.value);
   });
 
+  // A tool the file does not offer is put down (the toolbar shows why it is off).
+  watch(refusals, (r) => {
+    if ((tool.value === 'paint' && r.paint !== undefined) || (tool.value === 'move' && r.move !== undefined)) tool.value = 'select';
+  });
   // The project's history (kept across restarts) decides what Undo and Redo offer.
-  watch(fileId, () => void refreshHistory());
+  watch([fileId, () => projects.session], () => void refreshHistory());
 
   function clearSelection(): void {
     faces.value = new Uint32Array(0);
@@ -156,66 +187,170 @@ export const useEditStore = defineStore('edit', () => {
   }
 
   async function refreshHistory(): Promise<void> {
-    if (fileId.value === null) return;
+    const s = projects.session;
+    if (s === null) {
+      history.value = [];
+      return;
+    }
     try {
-      history.value = (await client!.call('edits.history', {})).entries;
+      history.value = (await client!.call('edits.history', { session: s })).entries;
     } catch (e) {
-      error.value = describe(e);
+      if (!staleProject(e)) error.value = describe(e);
     }
   }
 
   /**
-   * NWN2: an edit of the GIT starts a re-bake of the area in the background; the reply
-   * only carries its ticket. The result is fetched without holding the edit tools (more
-   * edits may follow while it runs; a newer ticket of the same area makes this one's
-   * result stale, and the service reports a waiting one as superseded).
+   * A request refused because its project is no longer the one open: the tabs of that
+   * opening are closed (their file ids mean nothing now). True when that was the case.
    */
-  function awaitRebake(outcome: EditsOutcome): void {
+  function staleProject(e: unknown): boolean {
+    if (!(e instanceof WalkbenchRpcError && e.code === 'stale' && e.parameter === 'params.session')) return false;
+    const open = projects.session;
+    doc.closeWhere((t) => {
+      const s = projectSessionOf(t.key);
+      return s !== null && s !== open;
+    });
+    error.value = e.message;
+    return true;
+  }
+
+  /** The report of a file's edited bytes, asked for once the editor is idle (written behind). */
+  const reportTimers = new Map<number, ReturnType<typeof setTimeout>>();
+  const REPORT_IDLE_MS = 450;
+
+  function scheduleReport(s: string, id: number): void {
+    const old = reportTimers.get(id);
+    if (old) clearTimeout(old);
+    reportTimers.set(
+      id,
+      setTimeout(() => {
+        reportTimers.delete(id);
+        void fetchReport(s, id);
+      }, REPORT_IDLE_MS),
+    );
+  }
+
+  async function fetchReport(s: string, id: number): Promise<void> {
+    const key = projectTabKey(s, id);
+    try {
+      const r = await client!.call('edits.report', { session: s, fileId: id });
+      const tab = doc.tabs.find((t) => t.key === key);
+      // An answer about an older revision than the tab shows waits for the newer one's.
+      if (!tab || tab.file.projectFile?.revision !== r.revision) return;
+      setReport(key, r.report, false);
+      projects.mergeStates([{ fileId: id, revision: r.revision, edited: true, bake: r.bake }], s);
+      reportRevision.value++;
+    } catch (e) {
+      if (!staleProject(e)) error.value = describe(e);
+    }
+  }
+
+  /** Bumped when a tab's report arrives after an edit (the e2e tests wait on it). */
+  const reportRevision = ref(0);
+
+  function setReport(key: string, report: FileReport, pending: boolean): void {
+    doc.updateTab(key, (t) => ({ ...t, reportPending: pending, file: markRaw(withFileFacts(t.file, { report })) }));
+  }
+
+  /**
+   * NWN2: an edit of the GIT or of the TRN's ground starts a re-bake of the area in the
+   * background; the reply only carries its ticket. The result is fetched without holding
+   * the edit tools (more edits may follow while it runs; a newer ticket of the same area
+   * makes this one's result stale, and the service reports a waiting one as superseded).
+   */
+  function awaitRebake(outcome: EditsOutcome, s: string, show: boolean): void {
     const pending = outcome.rebakePending;
     if (!pending) return;
     latestRebake.set(pending.sourceFileId, pending.ticket);
     rebaking.value++;
     void client!
-      .call('edits.rebakeResult', { ticket: pending.ticket })
+      .call('edits.rebakeResult', { session: s, ticket: pending.ticket })
       .then((r) => {
         if (latestRebake.get(pending.sourceFileId) !== pending.ticket && r.status !== 'failed') return;
         if (r.status === 'failed') error.value = `The area could not be baked again: ${r.error ?? 'unknown error'}`;
         if (r.status !== 'done' || !r.rebake) return;
-        absorbRebake(r.rebake, r.findings, r.overlays);
+        absorbRebake(s, r.rebake, r.findings, r.overlays, show);
         const reused = r.rebake.tiles > 0 ? ` (${r.rebake.tiles - r.rebake.reusedTiles} of ${r.rebake.tiles} tiles' path tables baked)` : '';
         rebakeMessage.value = `area re-baked in ${r.rebake.ms.toFixed(0)} ms${reused}, shown ${r.rebake.waitMs.toFixed(0)} ms after the edit`;
         if (message.value) message.value = `${message.value.replace(/ · (area re-baking…|area re-baked .*)$/, '')} · ${rebakeMessage.value}`;
         rebakeRevision.value++;
       })
       .catch((e: unknown) => {
-        error.value = `The area could not be baked again: ${describe(e)}`;
+        if (!staleProject(e)) error.value = `The area could not be baked again: ${describe(e)}`;
       })
       .finally(() => {
         rebaking.value--;
       });
   }
 
-  /** The open TRN (or TRX) of a re-baked area shows the new walkmesh and what the bake found. */
-  function absorbRebake(r: AreaRebake, findings: Finding[], placements: LineOverlay[]): void {
-    const tab = doc.tabs.find((t) => t.key === `project:${r.sourceFileId}`);
+  /**
+   * The area's TRN (or TRX) tab takes the re-baked walkmesh as its baked view (the file it
+   * edits stays as it is): shown at once after a cutter or placeable edit (`show`), kept
+   * for the Baked view after a ground paint. A selection on the baked view follows its
+   * faces to the new bake, or is cleared with a note when they are gone.
+   */
+  function absorbRebake(s: string, r: AreaRebake, findings: Finding[], placements: LineOverlay[], show: boolean): void {
+    const key = projectTabKey(s, r.sourceFileId);
+    const tab = doc.tabs.find((t) => t.key === key);
     if (!tab) return;
+    const base = tab.file;
     // The GIT's views (cutter outlines, footprints) as baked; the TRN's own views stay.
     const replaced = new Set(placements.map((o) => o.id));
-    const overlays = [...(tab.file.overlays ?? []).filter((o) => !replaced.has(o.id)), ...placements];
+    const overlays = [...(base.overlays ?? []).filter((o) => !replaced.has(o.id)), ...placements];
     const errors = findings.filter((f) => f.severity === 'error');
     const warnings = findings.filter((f) => f.severity === 'warning');
-    const walkmeshes = tab.file.walkmeshes.length <= 1 ? [r.walkmesh] : tab.file.walkmeshes.map((m, i) => (i === 0 ? r.walkmesh : m));
-    const file = markRaw({ ...tab.file, walkmeshes, overlays, report: { ...tab.file.report, errors, warnings, ok: errors.length === 0 && tab.file.report.readFailure === null } });
-    doc.tabs = doc.tabs.map((t) => (t === tab ? markRaw({ ...t, file }) : t));
+    const report: FileReport = { ...base.report, errors, warnings, ok: errors.length === 0 && base.report.readFailure === null };
+    const baked: OpenedFile = markRaw({ ...base, name: `${base.name.replace(/ \(edited\)$/, '')} (as baked)`, walkmeshes: [r.walkmesh], overlays, report });
+    const wasShowingBaked = tab.showBaked === true && tab.baked !== null && tab.baked !== undefined;
+    const showBaked = show || wasShowingBaked;
+    if (key === doc.activeKey && wasShowingBaked && showBaked) followSelection(tab.baked!.walkmeshes[0]!, r.walkmesh);
+    else if (key === doc.activeKey && showBaked !== (tab.showBaked === true) && (faces.value.length > 0 || selection.selected)) {
+      clearSelection();
+      selection.select(null);
+      message.value = 'Selection cleared: the view now shows the area as baked';
+    }
+    doc.updateTab(key, (t) => ({ ...t, baked, showBaked }));
+  }
+
+  /** Moves the face selection from one bake of an area to the next, or clears it with a note. */
+  function followSelection(before: Walkmesh, after: Walkmesh): void {
+    const had = Array.from(faces.value);
+    const sel = selection.selected;
+    if (had.length === 0 && !sel) return;
+    const wanted = sel && !had.includes(sel.face) ? [...had, sel.face] : had;
+    const mapped = followFaces(before, after, wanted);
+    const next = [...new Set(Array.from(mapped).filter((f) => f >= 0))].sort((a, b) => a - b);
+    faces.value = Uint32Array.from(next);
+    vertices.value = [];
+    const selIndex = sel ? wanted.indexOf(sel.face) : -1;
+    const selNext = selIndex >= 0 ? mapped[selIndex]! : -1;
+    selection.select(selNext >= 0 ? { mesh: 0, face: selNext } : null);
+    const lost = mapped.filter((f) => f < 0).length;
+    selectionNote.value =
+      lost === 0
+        ? `Selection follows the re-bake${sel && selNext >= 0 && selNext !== sel.face ? ` (face ${sel.face} is now face ${selNext})` : ''}`
+        : `${lost} selected face${lost === 1 ? ' is' : 's are'} gone after the re-bake (cut away); ${next.length} kept`;
+  }
+
+  /** Switches an NWN2 area's tab between the ground it edits and the area as baked. */
+  function showBakedView(on: boolean): void {
+    const tab = doc.activeTab;
+    if (!tab || (on && !tab.baked) || (tab.showBaked === true) === on) return;
+    if (faces.value.length > 0 || selection.selected || vertices.value.length > 0) {
+      clearSelection();
+      selection.select(null);
+      selectionNote.value = `Selection cleared: the view now shows ${on ? 'the area as baked' : 'the ground (TRN) it edits'}`;
+    }
+    doc.updateTab(tab.key, (t) => ({ ...t, showBaked: on }));
   }
 
   /**
    * A reply carrying only what changed: copied into the open tab's walkmesh arrays, the tab
-   * given a new file object (new findings; the view data carried over, see carryViewData).
+   * given a new file object (new revision; the view data carried over, see carryViewData).
    * A delta that does not fit the tab's walkmesh (the tab is not the file as the edits hold
    * it) leaves it untouched, and the tab reads the file again instead.
    */
-  function absorbDelta(tab: OpenTab, outcome: EditsOutcome, delta: EditsDelta): void {
+  function absorbDelta(tab: OpenTab, outcome: EditsOutcome, delta: EditsDelta, projectFile: OpenedFile['projectFile']): void {
     const before = tab.file;
     const m = before.walkmeshes[outcome.mesh];
     let change: DeltaChange;
@@ -224,136 +359,189 @@ export const useEditStore = defineStore('edit', () => {
       change = applyEditsDelta(m, delta);
     } catch (e) {
       if (!(e instanceof EditError)) throw e;
-      void reread(outcome.fileId).catch((e2: unknown) => (error.value = describe(e2)));
+      void reread(projectSessionOf(tab.key)!, outcome.fileId).catch((e2: unknown) => (error.value = describe(e2)));
       return;
     }
-    const all: Finding[] = [...outcome.findings, ...outcome.documentFindings];
-    const errors = all.filter((f) => f.severity === 'error');
-    const warnings = all.filter((f) => f.severity === 'warning');
-    const report = { ...before.report, errors, warnings, ok: errors.length === 0 && before.report.readFailure === null };
-    const after = markRaw({ ...before, report });
+    const after = markRaw({ ...before, ...(outcome.report ? { report: outcome.report } : {}), projectFile });
     carryViewData(before, after, { mesh: outcome.mesh, movedVertices: change.vertices, islands: change.walkableChanged || change.ownerChanged });
     lastDelta.value = markRaw({ before, after, mesh: outcome.mesh, change });
-    doc.tabs = doc.tabs.map((t) => (t === tab ? markRaw({ ...t, file: after }) : t));
+    doc.updateTab(tab.key, (t) => ({ ...t, file: after, reportPending: outcome.report === null }));
   }
 
-  /** Puts an edit's result into the open tab of its file: the walkmeshes and the findings. */
-  function absorb(outcome: EditsOutcome, verb: string): void {
-    awaitRebake(outcome);
-    const key = `project:${outcome.fileId}`;
-    const tab = doc.tabs.find((t) => t.key === key);
-    if (tab && outcome.delta) absorbDelta(tab, outcome, outcome.delta);
-    else if (tab && outcome.walkmeshes.length > 0) {
-      const all: Finding[] = [...outcome.findings, ...outcome.documentFindings];
-      const errors = all.filter((f) => f.severity === 'error');
-      const warnings = all.filter((f) => f.severity === 'warning');
-      const report = { ...tab.file.report, errors, warnings, ok: errors.length === 0 && tab.file.report.readFailure === null };
-      const file = markRaw({ ...tab.file, walkmeshes: outcome.walkmeshes, report });
-      doc.tabs = doc.tabs.map((t) => (t === tab ? markRaw({ ...t, file }) : t));
-      if (key === doc.activeKey) {
-        const m = outcome.walkmeshes[mesh.value];
-        const n = m ? faceCount(m) : 0;
-        faces.value = facesWithin(faces.value, n);
-        vertices.value = vertices.value.filter((v) => m && v < m.positions.length / 3);
-        if (selection.selected && selection.selected.face >= n) selection.select(null);
+  /**
+   * Puts an edit's result into the open tabs: the edited file's walkmeshes (whole or as a
+   * delta) and report with its new revision; every file the step changed gets its new
+   * state (revision, bake); a tab of another changed file is read again.
+   */
+  function absorb(outcome: EditsOutcome, verb: string, s: string): void {
+    const editedTab = doc.tabs.find((t) => t.key === projectTabKey(s, outcome.fileId));
+    awaitRebake(outcome, s, isPlacementEdit(outcome));
+    projects.mergeStates(outcome.files, s);
+    const own = outcome.files.find((f) => f.fileId === outcome.fileId);
+    const tab = editedTab && doc.tabs.find((t) => t.key === editedTab.key);
+    if (tab && own && tab.file.projectFile) {
+      const projectFile = { ...tab.file.projectFile, revision: own.revision, bake: own.bake };
+      if (outcome.delta) absorbDelta(tab, outcome, outcome.delta, projectFile);
+      else if (outcome.walkmeshes.length > 0) {
+        const file = markRaw({ ...tab.file, walkmeshes: outcome.walkmeshes, projectFile, ...(outcome.report ? { report: outcome.report } : {}) });
+        doc.updateTab(tab.key, (t) => ({ ...t, file, reportPending: outcome.report === null }));
+        if (tab.key === doc.activeKey && !(tab.showBaked && tab.baked)) {
+          const m = outcome.walkmeshes[mesh.value];
+          const n = m ? faceCount(m) : 0;
+          faces.value = facesWithin(faces.value, n);
+          vertices.value = vertices.value.filter((v) => m && v < m.positions.length / 3);
+          if (selection.selected && selection.selected.face >= n) selection.select(null);
+        }
+      } else {
+        // A document edit: the file is read again by the caller; its revision moves with it.
+        doc.updateTab(tab.key, (t) => ({ ...t, file: markRaw(withFileFacts(t.file, { projectFile, ...(outcome.report ? { report: outcome.report } : {}) })) }));
       }
+      if (outcome.report === null && (tab.file.projectFile.kind === 'walkmesh' || tab.file.projectFile.kind === 'trn')) scheduleReport(s, outcome.fileId);
+    }
+    // Rooms whose link findings follow this one's seams: their reports are asked for again.
+    for (const id of outcome.reportsChanged) if (doc.tabs.some((t) => t.key === projectTabKey(s, id))) void fetchReport(s, id);
+    // Tabs of other files the step changed (a link made on both sides, undone from either).
+    for (const stale of projects.staleTabs()) {
+      if (stale.key === tab?.key) continue;
+      void reread(s, projectFileIdOf(stale.key)!).catch((e: unknown) => (error.value = describe(e)));
     }
     const others = outcome.changedFiles.length > 0 ? ` (also changed ${outcome.changedFiles.length} other file${outcome.changedFiles.length === 1 ? '' : 's'})` : '';
     const rebake = outcome.rebakePending ? ' · area re-baking…' : '';
     message.value = `${verb}: ${outcome.label}${others}${rebake}`;
+    if (outcome.warnings.length > 0) warnings.value = [...outcome.warnings];
     revision.value++;
+  }
+
+  /** A cutter or placeable edit (the GIT): its re-bake is shown at once. */
+  function isPlacementEdit(outcome: EditsOutcome): boolean {
+    const tab = doc.activeTab;
+    return tab?.file.projectFile?.related.some((r) => r.fileId === outcome.fileId && r.kind === 'git') ?? false;
+  }
+
+  /** What edits the services refused as stale want: the tab shown again as the project holds it. */
+  async function recoverFromStale(e: unknown): Promise<boolean> {
+    if (staleProject(e)) return true;
+    if (!(e instanceof WalkbenchRpcError && e.code === 'stale')) return false;
+    const s = projects.session;
+    await projects.refreshStates();
+    if (s !== null) for (const t of projects.staleTabs()) await reread(s, projectFileIdOf(t.key)!);
+    error.value = e.message;
+    return true;
   }
 
   async function run(work: () => Promise<void>): Promise<void> {
     if (busy.value) return;
     busy.value = true;
     error.value = null;
+    warnings.value = [];
+    selectionNote.value = null;
     try {
       await work();
     } catch (e) {
-      error.value = describe(e);
+      try {
+        if (!(await recoverFromStale(e))) error.value = describe(e);
+      } catch (e2) {
+        error.value = describe(e2);
+      }
     } finally {
       busy.value = false;
     }
     await refreshHistory();
   }
 
+  /** The active tab's project file, or an error the user reads. */
+  function target(what: string): { s: string; id: number; revision: number } {
+    const tab = doc.activeTab;
+    const view = tab?.file.projectFile;
+    if (!tab || !view) throw new Error(`${what} are made on project files: open a project and a file from its tree`);
+    return { s: view.session, id: view.fileId, revision: view.revision };
+  }
+
+  /** Refuses at once, with the services' reason, a command the active tab does not offer. */
+  function refusedHere(command: EditCommand | DocumentEditCommand): string | null {
+    for (const g of editToolGroupsOf(command)) {
+      const r = refusals.value[g];
+      if (r !== undefined) return r;
+    }
+    return null;
+  }
+
   function apply(command: EditCommand | DocumentEditCommand): Promise<void> {
     return run(async () => {
-      const id = fileId.value;
-      if (id === null) throw new Error('edits are made on project files: open a project and a file from its tree');
+      const refused = refusedHere(command);
+      if (refused) throw new Error(refused);
+      const t = target('edits');
       // A paint or a move comes back as a delta; edits of corners as whole walkmeshes.
-      absorb(await client!.call('edits.apply', { fileId: id, mesh: mesh.value, command, delta: true }), 'Done');
+      absorb(await client!.call('edits.apply', { session: t.s, fileId: t.id, revision: t.revision, mesh: mesh.value, command, delta: true }), 'Done', t.s);
     });
   }
 
   /**
    * The file read again from the project: a document edit (room links, connections, cover)
-   * changes views the reply does not carry, so the tab takes the file as the services read it.
+   * changes views the reply does not carry, and a file changed from another tab is shown
+   * as it is now.
    */
-  async function reread(fileId: number): Promise<void> {
-    const key = `project:${fileId}`;
+  async function reread(s: string, id: number): Promise<void> {
+    const key = projectTabKey(s, id);
     if (!doc.tabs.some((t) => t.key === key)) return;
-    const file = markRaw(await client!.call('project.openFile', { fileId }));
-    doc.tabs = doc.tabs.map((t) => (t.key === key ? markRaw({ ...t, file }) : t));
+    const file = markRaw(await client!.call('project.openFile', { session: s, fileId: id }));
+    doc.updateTab(key, (t) => ({ ...t, file, reportPending: false }));
+    if (file.projectFile) projects.mergeStates([{ fileId: id, revision: file.projectFile.revision, edited: true, bake: file.projectFile.bake }], s);
   }
 
-  function hasViews(fileId: number): boolean {
-    return (doc.tabs.find((t) => t.key === `project:${fileId}`)?.file.overlays?.length ?? 0) > 0;
+  function hasViews(s: string, id: number): boolean {
+    return (doc.tabs.find((t) => t.key === projectTabKey(s, id))?.file.overlays?.length ?? 0) > 0;
   }
 
-  async function rereadAll(outcome: EditsOutcome): Promise<void> {
-    await reread(outcome.fileId);
-    for (const other of outcome.changedFiles) await reread(other);
+  async function rereadAll(outcome: EditsOutcome, s: string): Promise<void> {
+    await reread(s, outcome.fileId);
+    for (const other of outcome.changedFiles) await reread(s, other);
     // A KotOR link back is made in the room the link leads to: the open room's findings follow it.
     const active = fileId.value;
-    if (active !== null && active !== outcome.fileId && !outcome.changedFiles.includes(active) && hasViews(active)) await reread(active);
+    if (active !== null && active !== outcome.fileId && !outcome.changedFiles.includes(active) && hasViews(s, active)) await reread(s, active);
   }
 
   /** A document edit: applied, then the file read again so its views show the change. */
   function applyDocument(command: DocumentEditCommand): Promise<void> {
     return run(async () => {
-      const id = fileId.value;
-      if (id === null) throw new Error('edits are made on project files: open a project and a file from its tree');
-      const outcome = await client!.call('edits.apply', { fileId: id, mesh: mesh.value, command });
-      await reread(id);
-      absorb(outcome, 'Done');
+      const refused = refusedHere(command);
+      if (refused) throw new Error(refused);
+      const t = target('edits');
+      const outcome = await client!.call('edits.apply', { session: t.s, fileId: t.id, revision: t.revision, mesh: mesh.value, command });
+      absorb(outcome, 'Done', t.s);
+      await reread(t.s, t.id);
     });
   }
 
   /** KotOR: links the other room back to this perimeter edge, or drops this side's link. */
   function fixRoomLink(face: number, edge: number, mode: 'reciprocate' | 'unlink'): Promise<void> {
     return run(async () => {
-      const id = fileId.value;
-      if (id === null) throw new Error('room links are fixed in project files: open a project and a room from its tree');
-      const outcome = await client!.call('edits.fixRoomLink', { fileId: id, face, edge, mode });
-      await reread(id);
-      for (const other of outcome.changedFiles) await reread(other);
-      absorb(outcome, 'Done');
+      const t = target('room links');
+      const outcome = await client!.call('edits.fixRoomLink', { session: t.s, fileId: t.id, revision: t.revision, face, edge, mode });
+      absorb(outcome, 'Done', t.s);
+      await reread(t.s, t.id);
+      for (const other of outcome.changedFiles) await reread(t.s, other);
     });
   }
 
-  function undo(): Promise<void> {
+  /** Undo or redo in the active tab: its own file's edits (and its area's GIT's), in order. */
+  function step(which: 'undo' | 'redo'): Promise<void> {
     return run(async () => {
-      const r = await client!.call('edits.undo', { delta: true });
+      const t = target(which === 'undo' ? 'undo and redo' : 'undo and redo');
+      const r = await client!.call(which === 'undo' ? 'edits.undo' : 'edits.redo', { session: t.s, fileId: t.id, revision: t.revision, delta: true });
+      if (!r.outcome) {
+        message.value = which === 'undo' ? 'Nothing to undo in this file' : 'Nothing to redo in this file';
+        return;
+      }
+      absorb(r.outcome, which === 'undo' ? 'Undone' : 'Redone', t.s);
       // The step may have been a document edit (links, connections): views follow the file.
       // A delta is a paint or a move, never a document edit: no need to read the file again.
-      if (r.outcome && !r.outcome.delta && (hasViews(r.outcome.fileId) || r.outcome.changedFiles.length > 0 || hasViews(fileId.value ?? -1))) await rereadAll(r.outcome);
-      if (r.outcome) absorb(r.outcome, 'Undone');
-      else message.value = 'Nothing to undo';
+      if (!r.outcome.delta && (hasViews(t.s, r.outcome.fileId) || r.outcome.changedFiles.length > 0 || hasViews(t.s, t.id))) await rereadAll(r.outcome, t.s);
     });
   }
 
-  function redo(): Promise<void> {
-    return run(async () => {
-      const r = await client!.call('edits.redo', { delta: true });
-      // The step may have been a document edit (links, connections): views follow the file.
-      // A delta is a paint or a move, never a document edit: no need to read the file again.
-      if (r.outcome && !r.outcome.delta && (hasViews(r.outcome.fileId) || r.outcome.changedFiles.length > 0 || hasViews(fileId.value ?? -1))) await rereadAll(r.outcome);
-      if (r.outcome) absorb(r.outcome, 'Redone');
-      else message.value = 'Nothing to redo';
-    });
-  }
+  const undo = () => step('undo');
+  const redo = () => step('redo');
 
   function need(what: string, ok: boolean): boolean {
     if (!ok) error.value = what;
@@ -476,7 +664,8 @@ export const useEditStore = defineStore('edit', () => {
     busy.value = true;
     error.value = null;
     try {
-      const where = id !== null ? { fileId: id } : file.path ? { path: file.path } : null;
+      const s = session.value;
+      const where = id !== null && s !== null ? { session: s, fileId: id } : file.path ? { path: file.path } : null;
       if (!where) throw new Error('path preview needs a project file or a file opened from disk');
       const walkmesh = file.walkmeshes.length > 1 ? { walkmesh: String(meshIndex) } : {};
       pathResult.value = markRaw(await client!.call('path.query', { ...where, ...walkmesh, from: pathStart.value, to: point }));
@@ -487,28 +676,22 @@ export const useEditStore = defineStore('edit', () => {
     }
   }
 
-  /** The GIT of the active file's area in the project tree (cutters and placeables live there). */
-  const gitFileId = computed(() => {
-    const id = fileId.value;
-    for (const m of projects.tree?.modules ?? []) {
-      for (const a of m.areas) {
-        if (!a.files.some((f) => f.id === id)) continue;
-        return a.files.find((f) => f.kind === 'git' || /\.git$/i.test(f.name))?.id ?? null;
-      }
-    }
-    return null;
-  });
+  /** The GIT of the active file's area (cutters and placeables live there), from the tab's file view. */
+  const gitFileId = computed(() => doc.activeTab?.file.projectFile?.related.find((r) => r.kind === 'git')?.fileId ?? null);
 
   function placePoint(point: Point3): void {
     placed.value = [...placed.value, point];
   }
 
-  /** A document edit of the area's GIT; the reply's re-baked walkmesh replaces the open TRN's. */
+  /** A document edit of the area's GIT; the re-baked area is then shown in the tab. */
   function applyToGit(command: DocumentEditCommand): Promise<void> {
     return run(async () => {
-      const id = gitFileId.value;
-      if (id === null) throw new Error("this area's GIT is not in the project: cutters and placeables are edited there");
-      absorb(await client!.call('edits.apply', { fileId: id, command }), 'Done');
+      const refused = refusal('placements');
+      if (refused) throw new Error(refused);
+      const t = target('cutter and placeable edits');
+      const git = doc.activeTab?.file.projectFile?.related.find((r) => r.kind === 'git');
+      if (!git) throw new Error("this area's GIT is not in the project: cutters and placeables are edited there");
+      absorb(await client!.call('edits.apply', { session: t.s, fileId: git.fileId, revision: git.revision, command }), 'Done', t.s);
     });
   }
 
@@ -544,15 +727,17 @@ export const useEditStore = defineStore('edit', () => {
     clearPath();
     error.value = null;
     message.value = null;
+    warnings.value = [];
+    selectionNote.value = null;
     // Nor does the old file's last delta (it would keep that file's arrays alive).
     lastDelta.value = null;
   }
 
   return {
     tool, floodRule, brushRadius, paintMaterial, paintSetBits, paintClearBits, paintWalkable, gridStep, snap,
-    mesh, faces, vertices, busy, message, error, history, revision, lastDelta, rebaking, rebakeRevision, rebakeMessage, placed, pathStart, pathEnd, pathResult, gitFileId,
-    placePoint, addCutter, movePlaceable, rotatePlaceable, applyToGit, need,
-    fileId, activeMesh, canUndo, canRedo, undoLabel, redoLabel, moveVertices,
+    mesh, faces, vertices, busy, message, error, warnings, selectionNote, history, revision, reportRevision, lastDelta, rebaking, rebakeRevision, rebakeMessage, placed, pathStart, pathEnd, pathResult, gitFileId,
+    placePoint, addCutter, movePlaceable, rotatePlaceable, applyToGit, need, showBakedView,
+    fileId, session, activeMesh, undoScope, canUndo, canRedo, undoLabel, redoLabel, moveVertices, refusals, refusal,
     clearSelection, setFaces, pickVertex, grow, refreshHistory, apply, applyDocument, fixRoomLink, undo, redo, paint, deleteFaces, flipFaces,
     createFace, splitEdge, fillHole, weld, nudge, moveBy, snapSelection, drop, pathPoint, clearPath, reset,
   };

@@ -1,8 +1,9 @@
 import { defineStore } from 'pinia';
-import { computed, inject, markRaw, ref, shallowRef } from 'vue';
+import { computed, inject, markRaw, ref, shallowRef, watch } from 'vue';
 import type { ExportPlanResult, ExportProgress, ExportRestoreResult } from '../../../shared/ipc/export-contract';
 import { WalkbenchRpcError } from '../../../shared/ipc/rpc-error';
 import { clientKey } from '../transport/client-key';
+import { useProjectStore } from './project-store';
 
 /**
  * Where the export dialog is: choosing the folder, reading the dry-run list, writing,
@@ -110,9 +111,22 @@ export const useExportStore = defineStore('export', () => {
     open.value = false;
   }
 
-  function params(): { gameDir: string; module?: string } {
+  const projects = useProjectStore();
+  // A plan is of the project it was made for: another project starts the dialog afresh.
+  watch(
+    () => projects.session,
+    () => {
+      plan.value = null;
+      plannedDir.value = null;
+      if (step.value === 'planned' || step.value === 'planning') step.value = 'choose';
+    },
+  );
+
+  /** The export's parameters: always of the project open now (its session). */
+  function params(): { gameDir: string; module?: string; session?: string } {
     const dir = gameDir.value.trim();
-    return module.value ? { gameDir: dir, module: module.value } : { gameDir: dir };
+    const session = projects.session ?? undefined;
+    return { gameDir: dir, ...(module.value ? { module: module.value } : {}), ...(session !== undefined ? { session } : {}) };
   }
 
   /** The native folder dialog (Electron); browser mode has none and the path is typed. */
@@ -201,7 +215,8 @@ export const useExportStore = defineStore('export', () => {
     error.value = null;
     step.value = 'restoring';
     try {
-      restored.value = markRaw(await client!.call('export.restore', { gameDir: dir }));
+      const session = projects.session;
+      restored.value = markRaw(await client!.call('export.restore', { gameDir: dir, ...(session !== null ? { session } : {}) }));
       step.value = 'restored';
     } catch (e) {
       error.value = describe(e);

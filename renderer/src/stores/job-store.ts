@@ -5,6 +5,8 @@ import { WalkbenchRpcError } from '../../../shared/ipc/rpc-error';
 import { clientKey } from '../transport/client-key';
 import { useDocumentStore } from './document-store';
 import { useSelectionStore } from './selection-store';
+import { useProjectStore } from './project-store';
+import { projectTabKey } from '../tools/tab-file';
 
 /** A face a job failure names, asked to be shown (for the viewport). */
 export interface FaceFocusRequest {
@@ -40,18 +42,24 @@ export const useJobStore = defineStore('jobs', () => {
   let poll: ReturnType<typeof setInterval> | null = null;
   let focusSeq = 0;
 
-  const jobs = computed(() => [...byId.value.values()].filter((j) => !dismissed.value.has(j.jobId)).sort((a, b) => b.jobId - a.jobId));
+  const projects = useProjectStore();
+  /** The open project's jobs only: another project's bakes say nothing about this one. */
+  const jobs = computed(() => [...byId.value.values()].filter((j) => !dismissed.value.has(j.jobId) && j.project === projects.tree?.path).sort((a, b) => b.jobId - a.jobId));
   const running = computed(() => [...byId.value.values()].some((j) => j.state === 'running'));
 
   function apply(states: readonly JobProgress[]): void {
     let next: Map<number, JobProgress> | null = null;
+    let finished = false;
     for (const s of states) {
       const old = (next ?? byId.value).get(s.jobId);
       if (old && old.seq >= s.seq) continue;
+      if (s.state !== 'running' && old?.state === 'running' && s.project === projects.tree?.path) finished = true;
       next ??= new Map(byId.value);
       next.set(s.jobId, s);
     }
     if (next) byId.value = next;
+    // A bake that ended changed bake states: the tree and the open tabs show them.
+    if (finished) void projects.refreshStates();
     if (running.value && !poll) poll = setInterval(() => void refresh(), POLL_MS);
     if (!running.value && poll) {
       clearInterval(poll);
@@ -82,8 +90,13 @@ export const useJobStore = defineStore('jobs', () => {
 
   async function bake(params: BakeJobParams): Promise<number | null> {
     error.value = null;
+    const session = projects.session;
+    if (session === null) {
+      error.value = 'open a project first: bakes are of a project';
+      return null;
+    }
     try {
-      const { jobId } = await client!.call('jobs.bake', params);
+      const { jobId } = await client!.call('jobs.bake', { ...params, session });
       // The event of the new job may come before or after this answer; the list makes sure.
       await refresh();
       return jobId;
@@ -117,9 +130,11 @@ export const useJobStore = defineStore('jobs', () => {
   async function focusFace(fileId: number, face: number, name = `file ${fileId}`): Promise<void> {
     focusRequest.value = { fileId, face, seq: ++focusSeq };
     const doc = useDocumentStore();
+    const session = projects.session;
+    if (session === null) return;
     // An open tab of the file is activated rather than read again.
-    await doc.openProjectFile(fileId, name);
-    if (doc.activeKey === `project:${fileId}`) useSelectionStore().focus({ mesh: 0, face });
+    await doc.openProjectFile(session, fileId, name);
+    if (doc.activeKey === projectTabKey(session, fileId)) useSelectionStore().focus({ mesh: 0, face });
   }
 
   function togglePanel(): void {

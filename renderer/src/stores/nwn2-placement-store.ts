@@ -28,12 +28,13 @@ export const useNwn2PlacementStore = defineStore('nwn2-placements', () => {
 
   async function refresh(): Promise<void> {
     const id = edit.gitFileId;
-    if (id === null) {
+    const session = edit.session;
+    if (id === null || session === null) {
       placements.value = null;
       return;
     }
     try {
-      placements.value = markRaw(await client!.call('edits.placements', { fileId: id }));
+      placements.value = markRaw(await client!.call('edits.placements', { session, fileId: id }));
     } catch (e) {
       placements.value = null;
       edit.error = e instanceof WalkbenchRpcError || e instanceof Error ? e.message : String(e);

@@ -140,3 +140,20 @@ export function viewDataOf(file: OpenedFile): FileViewData {
   if (!d) cache.set(file, (d = new FileViewData(file)));
   return d;
 }
+
+/**
+ * The same file with other facts about it (its report, its project view: revision, bake
+ * state) and the same walkmeshes and views: its view data goes with it untouched, so the
+ * viewport neither redraws nor rebuilds picking for a new report.
+ */
+export function withFileFacts(before: OpenedFile, facts: Partial<Pick<OpenedFile, 'report' | 'projectFile' | 'name'>>): OpenedFile {
+  const after: OpenedFile = { ...before, ...facts };
+  const d = cache.get(before);
+  if (d && !cache.has(after)) cache.set(after, d.carryTo(after, { mesh: 0, movedVertices: new Uint32Array(0), islands: false }));
+  return after;
+}
+
+/** True when `after` differs from `before` only in facts (report, project view), not in what is drawn. */
+export function sameDrawing(before: OpenedFile, after: OpenedFile): boolean {
+  return before.walkmeshes === after.walkmeshes && before.overlays === after.overlays;
+}

@@ -51,10 +51,10 @@ export function validateAswm(a: AswmDocument, out: FindingSink): void {
   if (a.ownsData !== 1) out.error('nwn2.aswm.owns-data', undefined, () => `the walkmesh header's owns_data is ${a.ownsData}; it must be 1 (Skywing and nwn-lib-d refuse the file otherwise)`);
   if (a.faceOffset !== 0) out.warning('nwn2.aswm.face-offset', undefined, () => `the walkmesh header's face offset is ${a.faceOffset}; every toolset file has 0`);
   if (a.trailing.length > 0) out.warning('nwn2.aswm.trailing-bytes', undefined, () => `${a.trailing.length} byte(s) follow the island path table; nwn-lib-d refuses a walkmesh with bytes left over`);
-  if (a.bakeStale) {
-    out.warning('nwn2.aswm.bake-stale', undefined, () => 'the walkmesh was edited: its path tables and islands are empty until the area is baked again');
-  } else if (!baked && a.tilesFlags === TILES_FLAGS_TRX && hasWalkable(a)) {
-    out.warning('nwn2.aswm.not-baked', undefined, () => 'the baked file (tiles flags 31) has walkable triangles but no path tables or islands: creatures cannot path until the area is baked');
+  // Judged from what the file stores, never from `bakeStale` (an in-memory mark the bytes
+  // do not keep): the findings of a document must be those of its written bytes read back.
+  if (!baked && a.tilesFlags === TILES_FLAGS_TRX && hasWalkable(a)) {
+    out.warning('nwn2.aswm.not-baked', undefined, () => 'this file (tiles flags 31, a TRX) has walkable triangles but no path tables or islands: creatures cannot path on it as it is; bake it (a project exports the bake)');
   }
 
   const p = floatView(a.vertices);

@@ -51,7 +51,6 @@ export function summarizeTrx(doc: TrxDocument): FileSummary {
     kind,
     clockwiseTriangles: clockwise,
     mostNodesInATile: maxWalkablePerTile,
-    bakeStale: a.bakeStale,
   });
   return { version: `ASWM ${hex(a.version)} (container ${doc.versionMajor}.${doc.versionMinor})`, counts, details };
 }

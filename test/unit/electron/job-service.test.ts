@@ -1,3 +1,4 @@
+import { projectResolver } from '../../support/project-resolver';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -51,7 +52,7 @@ beforeAll(() => {
   } finally {
     store.close();
   }
-  service = createJobService({ emit: hub.emit, currentProject: () => project, concurrency: 1, progressIntervalMs: 0 });
+  service = createJobService({ emit: hub.emit, resolveProject: projectResolver(() => project), concurrency: 1, progressIntervalMs: 0 });
 });
 
 afterAll(async () => {
@@ -140,7 +141,7 @@ describe('the job service', () => {
 
   it('refuses a bake it cannot start, saying why', async () => {
     const none = createJobService({ emit: () => {} });
-    await expectRefusal(none.handlers['jobs.bake']({ scope: 'all' }), 'invalid-params', /no project is open/);
+    await expectRefusal(none.handlers['jobs.bake']({ scope: 'all' }), 'invalid-params', /name the project to bake/);
     await expectRefusal(service.handlers['jobs.bake']({ scope: 'module' }), 'invalid-params', /needs params.module/);
     await expectRefusal(service.handlers['jobs.bake']({ scope: 'module', module: 'nowhere' }), 'not-found', /no module "nowhere"/);
     await expectRefusal(service.handlers['jobs.bake']({ scope: 'file', fileId: 999_999 }), 'not-found', /no file 999999/);

@@ -60,7 +60,7 @@ describe('project.openFile: placeable and door footprints from the project model
     const service = createWalkbenchService();
     const tree = await service['project.open']({ path: projectFile });
     const files = tree.modules.flatMap((m) => [...m.files, ...m.areas.flatMap((a) => a.files)]);
-    const opened = await service['project.openFile']({ fileId: files.find((f) => f.name === 'test.wok')!.id });
+    const opened = await service['project.openFile']({ session: tree.session, fileId: files.find((f) => f.name === 'test.wok')!.id });
     const footprints = opened.overlays?.find((o) => o.id === 'footprints');
     expect(footprints?.classes.map((c) => c.count)).toEqual([1, 0, 0, 0, 1]);
     expect(footprints!.classes[4]!.label).toBe('door without a model (marker only)');
@@ -76,7 +76,7 @@ describe('project.openFile: placeable and door footprints from the project model
     for (const [x, y, z] of outline) expect(placed.has(`${x.toFixed(3)},${y.toFixed(3)},${z.toFixed(3)}`)).toBe(true);
 
     // A room named apart from the module's only GIT shows the same placements.
-    const room = await service['project.openFile']({ fileId: files.find((f) => f.name === 'm10aa_01c.wok')!.id });
+    const room = await service['project.openFile']({ session: tree.session, fileId: files.find((f) => f.name === 'm10aa_01c.wok')!.id });
     expect(room.overlays?.find((o) => o.id === 'footprints')?.classes.map((k) => k.count)).toEqual([1, 0, 0, 0, 1]);
   });
 
@@ -100,7 +100,7 @@ describe('project.openFile: placeable and door footprints from the project model
     const service = createWalkbenchService();
     const tree = await service['project.open']({ path: projectFile });
     const trx = tree.modules.flatMap((m) => m.areas.flatMap((a) => a.files)).find((f) => f.name === 'CSLMordMansion.TRX')!;
-    const opened = await service['project.openFile']({ fileId: trx.id });
+    const opened = await service['project.openFile']({ session: tree.session, fileId: trx.id });
     const footprints = opened.overlays?.find((o) => o.id === 'footprints');
     // The fixture's own 19 placeables have models outside the fixtures, its 12 doors are not looked up.
     expect(footprints?.classes.map((k) => k.count)).toEqual([1, 0, 0, before, 12]);

@@ -43,7 +43,7 @@ describe('project.* contract methods', () => {
     const service = createWalkbenchService();
     const tree = await service['project.open']({ path: projectFile });
     const navId = tree.modules[0]!.areas[0]!.files[0]!.id;
-    const opened = await service['project.openFile']({ fileId: navId });
+    const opened = await service['project.openFile']({ session: tree.session, fileId: navId });
     expect(opened.name).toBe('itemtest.nav');
     expect(opened.walkmeshes[0]!.triangles.length / 3).toBe(66);
     expect(opened.overlays?.map((o) => o.id)).toContain('connections');
@@ -55,7 +55,7 @@ describe('project.* contract methods', () => {
     } finally {
       store.close();
     }
-    const edited = await service['project.openFile']({ fileId: navId });
+    const edited = await service['project.openFile']({ session: tree.session, fileId: navId });
     expect(edited.name).toBe('itemtest.nav (edited)');
     expect(edited.report.format).toBe('kotor-bwm');
   });
@@ -69,12 +69,12 @@ describe('project.* contract methods', () => {
     writeFileSync(notProject, 'hello, this is not SQLite at all; long enough to have a header page? no');
     const bad = await dispatch(service, 'project.open', { path: notProject });
     expect(bad).toMatchObject({ ok: false, error: { code: 'unreadable' } });
-    const before = await dispatch(service, 'project.openFile', { fileId: 1 });
-    expect(before).toMatchObject({ ok: false, error: { code: 'not-found', message: expect.stringContaining('no project is open') } });
-    await service['project.open']({ path: projectFile });
-    const unknown = await dispatch(service, 'project.openFile', { fileId: 999 });
+    const before = await dispatch(service, 'project.openFile', { session: 'no-such-session', fileId: 1 });
+    expect(before).toMatchObject({ ok: false, error: { code: 'stale', message: expect.stringContaining('no project is open') } });
+    const { session } = await service['project.open']({ path: projectFile });
+    const unknown = await dispatch(service, 'project.openFile', { session, fileId: 999 });
     expect(unknown).toMatchObject({ ok: false, error: { code: 'not-found', message: expect.stringContaining('no file with id 999') } });
-    const invalid = await dispatch(service, 'project.openFile', { fileId: 1.5 });
+    const invalid = await dispatch(service, 'project.openFile', { session, fileId: 1.5 });
     expect(invalid).toMatchObject({ ok: false, error: { code: 'invalid-params', parameter: 'params.fileId' } });
     const relative = await dispatch(service, 'project.open', { path: 'p.walkbench' });
     expect(relative).toMatchObject({ ok: false, error: { code: 'invalid-params' } });
@@ -92,7 +92,7 @@ describe('project.* contract methods', () => {
     const area = tree.modules.find((m) => m.name === 'mord')!.areas.find((a) => a.name === 'CSLMordMansion')!;
     const trx = area.files.find((f) => f.name === 'CSLMordMansion.TRX')!;
     expect(area.files.map((f) => f.kind).sort()).toEqual(['are', 'gic', 'git', 'trn', 'walkmesh']);
-    const opened = await service['project.openFile']({ fileId: trx.id });
+    const opened = await service['project.openFile']({ session: tree.session, fileId: trx.id });
     const cutters = opened.overlays?.find((o) => o.id === 'cutters');
     const footprints = opened.overlays?.find((o) => o.id === 'footprints');
     // The fixture's GIT holds 13 walkmesh cutters, 19 placeables and 12 doors (fixtures README).

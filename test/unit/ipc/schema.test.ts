@@ -93,6 +93,7 @@ describe('contract parameter schemas', () => {
       'edits.placements',
       'edits.rebakeResult',
       'edits.redo',
+      'edits.report',
       'edits.undo',
       'export.cancel',
       'export.plan',
@@ -109,7 +110,18 @@ describe('contract parameter schemas', () => {
       'project.open',
       'project.openFile',
       'project.saveAs',
+      'project.state',
     ]);
+  });
+
+  it('requires the session of the open project for its files, and takes a revision or a project path beside it', () => {
+    expect(issue(paramSchemas['project.openFile'], { fileId: 3 }).path).toBe('params.session');
+    expect(issue(paramSchemas['project.openFile'], { session: 'x', fileId: 3 }).path).toBe('params.session');
+    expect(s.validate(paramSchemas['project.openFile'], { session: 'session-0001', fileId: 3 }).ok).toBe(true);
+    expect(s.validate(paramSchemas['edits.apply'], { session: 'session-0001', fileId: 3, revision: 4, command: { kind: 'flip-faces', faces: [0] } }).ok).toBe(true);
+    expect(issue(paramSchemas['edits.apply'], { session: 'session-0001', fileId: 3, revision: -1, command: { kind: 'flip-faces', faces: [0] } }).path).toBe('params.revision');
+    expect(s.validate(paramSchemas['edits.undo'], { session: 'session-0001', fileId: 3, revision: 0 }).ok).toBe(true);
+    expect(s.validate(paramSchemas['export.plan'], { gameDir: '/g', project: '/p.walkbench' }).ok).toBe(true);
   });
 
   it('requires a path for files.open and a name and bytes for files.openBytes', () => {
@@ -146,10 +158,13 @@ describe('jobs and dialog schemas', () => {
   });
 
   it('check every progress event field', () => {
-    const progress = { jobId: 1, title: 't', done: 1, total: 2, label: 'l', state: 'running', baked: 1, skipped: 0, failed: 0, failures: [], seq: 3 };
+    const progress = { jobId: 1, project: '/p.walkbench', title: 't', done: 1, total: 2, label: 'l', state: 'running', baked: 1, skipped: 0, failed: 0, failures: [], seq: 3 };
     expect(s.validate(eventSchemas['jobs.progress'], progress).ok).toBe(true);
     expect(s.validate(eventSchemas['jobs.progress'], { ...progress, failures: [{ file: 'm/a.trx', message: 'x', face: 4, fileId: 2 }] }).ok).toBe(true);
     expect(issue(eventSchemas['jobs.progress'], { ...progress, state: 'paused' }).path).toBe('params.state');
+    // A job names its project: the page lists the open project's only.
+    const { project: _project, ...anonymous } = progress;
+    expect(issue(eventSchemas['jobs.progress'], anonymous).path).toBe('params.project');
     expect(issue(eventSchemas['jobs.progress'], { ...progress, failures: [{ file: 'm/a.trx', message: 'x', face: -1 }] }).path).toBe('params.failures[0].face');
     expect(issue(eventSchemas['app.command'], { command: 'rm -rf' }).path).toBe('params.command');
   });

@@ -71,6 +71,33 @@ const seeds: Record<number, { write(db: Database.Database): void; check(store: P
       expect(store.editWritesPending()).toEqual([]);
     },
   },
+  4: {
+    write(db) {
+      // A second file, and history entries of both kinds as version 4 stored them (JSON only).
+      db.prepare(
+        "INSERT INTO files (id, module_id, area_id, kind, name, name_key, format, size, sha256, updated_at) VALUES (2, 1, 1, 'git', 'Zone.git', 'zone.git', NULL, ?, ?, 'then')",
+      ).run(walkmeshBytes.length, sha(walkmeshBytes));
+      db.prepare('INSERT INTO file_content (file_id, bytes) VALUES (2, ?)').run(walkmeshBytes);
+      const add = db.prepare("INSERT INTO history (seq, label, command_json, inverse_json, undone, created_at) VALUES (?, ?, ?, ?, ?, 'then')");
+      const walkmesh = (fileId: number) => JSON.stringify({ type: 'walkmesh-edit', v: 1, fileId, mesh: 0, edit: { kind: 'flip-faces', faces: [0] } });
+      const documentEdit = JSON.stringify({ type: 'document-edit', v: 1, parts: [{ fileId: 1, mesh: 0, edit: { kind: 'kotor-set-transition', face: 0, edge: 0, target: 1 } }, { fileId: 2, mesh: 0, edit: { kind: 'kotor-set-transition', face: 0, edge: 0, target: 1 } }] });
+      add.run(10, 'flip in 1', walkmesh(1), walkmesh(1), 0);
+      add.run(11, 'link 1 and 2', documentEdit, documentEdit, 0);
+      add.run(12, 'flip in 2', walkmesh(2), walkmesh(2), 1);
+      // Damaged JSON must not stop the migration: the entry names no file.
+      add.run(13, 'damaged', '{not json', '{not json', 1);
+    },
+    check(store) {
+      const files = new Map(store.listHistory().map((h) => [h.seq, h.files]));
+      expect(files.get(10)).toEqual([1]);
+      expect(files.get(11)).toEqual([1, 2]);
+      expect(files.get(12)).toEqual([2]);
+      expect(files.get(13)).toEqual([]);
+      expect(store.fileById(2)!.revision).toBe(0);
+      // Undo per file reads the migrated list: file 1's latest done entry is the link, also file 2's.
+      expect(store.doneEntriesOf(1).map((e) => e.seq)).toEqual([10, 11]);
+    },
+  },
 };
 
 describe('project migrations', () => {
@@ -86,7 +113,7 @@ describe('project migrations', () => {
       try {
         for (let v = 1; v <= version; v++) seeds[v]?.check(store);
         // Tables of the later versions exist and work.
-        const seq = store.pushHistory({ label: 'after migration', command: { op: 'a' }, inverse: { op: 'b' } });
+        const seq = store.pushHistory({ label: 'after migration', command: { op: 'a' }, inverse: { op: 'b' }, files: [1] });
         expect(store.listHistory().map((h) => h.seq)).toContain(seq);
       } finally {
         store.close();

@@ -111,7 +111,7 @@ describe('project store', () => {
     const file = tempFile('history.wbproj');
     const first = ProjectStore.create(file, { name: 'history', game: 'kotor' });
     for (let i = 1; i <= 3; i++) {
-      first.pushHistory({ label: `move ${i}`, command: { op: 'move', by: i }, inverse: { op: 'move', by: -i }, inverseBlob: new Uint8Array([i]) });
+      first.pushHistory({ label: `move ${i}`, command: { op: 'move', by: i }, inverse: { op: 'move', by: -i }, inverseBlob: new Uint8Array([i]), files: [1] });
     }
     expect(first.undo()).toMatchObject({ label: 'move 3', apply: { op: 'move', by: -3 }, blob: new Uint8Array([3]) });
     first.close();
@@ -128,7 +128,7 @@ describe('project store', () => {
     withStore(file, (store) => {
       expect(store.redo()).toMatchObject({ label: 'move 2', apply: { op: 'move', by: 2 }, blob: null });
       // A new command drops what was left to redo.
-      store.pushHistory({ label: 'paint', command: { op: 'paint' }, inverse: { op: 'unpaint' } });
+      store.pushHistory({ label: 'paint', command: { op: 'paint' }, inverse: { op: 'unpaint' }, files: [1] });
       expect(store.redo()).toBeUndefined();
       expect(store.listHistory().map((h) => h.label)).toEqual(['move 1', 'move 2', 'paint']);
     });
@@ -138,7 +138,7 @@ describe('project store', () => {
       expect(store.undo()?.label).toBe('move 2');
       expect(store.undo()?.label).toBe('move 1');
       expect(store.undo()).toBeUndefined();
-      expect(() => store.pushHistory({ label: 'bad', command: undefined, inverse: {} })).toThrow(/JSON/);
+      expect(() => store.pushHistory({ label: 'bad', command: undefined, inverse: {}, files: [1] })).toThrow(/JSON/);
     });
   });
 
@@ -164,7 +164,7 @@ describe('project store', () => {
     const writer = ProjectStore.create(file, { name: 'incremental', game: 'source' });
     try {
       writer.upsertFile({ module: 'm', name: 'itemtest.nav', kind: 'walkmesh', bytes: nav });
-      writer.pushHistory({ label: 'x', command: 1, inverse: 2 });
+      writer.pushHistory({ label: 'x', command: 1, inverse: 2, files: [1] });
       // A second connection, as after a crash of the first process, sees both.
       withStore(file, (reader) => {
         expect(reader.listFiles().map((f) => f.name)).toEqual(['itemtest.nav']);

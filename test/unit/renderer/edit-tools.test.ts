@@ -1,4 +1,7 @@
 import { createPinia, setActivePinia } from 'pinia';
+import type { FileReport } from '../../../shared/formats/file-report';
+import type { ProjectFileState } from '../../../shared/ipc/project-contract';
+import { useProjectStore } from '../../../renderer/src/stores/project-store';
 import { describe, expect, it } from 'vitest';
 import { createApp, markRaw } from 'vue';
 import { applyEdit } from '../../../shared/edits/apply-edit';
@@ -12,7 +15,7 @@ import { useDocumentStore } from '../../../renderer/src/stores/document-store';
 import { parseFieldNumber, useEditStore } from '../../../renderer/src/stores/edit-store';
 import { combineFaces, cornersOfFaces, facesInLasso, facesInRect, nearestCorner, nudgeVertices, sameGeometry, verticesOfFaces } from '../../../renderer/src/tools/face-selection';
 import { faceEdges, navmeshFormId } from '../../../renderer/src/tools/game-edges';
-import { projectFileIdOf } from '../../../renderer/src/tools/tab-file';
+import { projectFileIdOf, projectSessionOf } from '../../../renderer/src/tools/tab-file';
 import type { LineOverlay } from '../../../shared/views/view-overlay';
 import { clientKey } from '../../../renderer/src/transport/client-key';
 import type { Transport } from '../../../renderer/src/transport/transport';
@@ -118,7 +121,9 @@ describe('face selection tools', () => {
     expect(parseFieldNumber('0x40')).toBe(64);
     expect(parseFieldNumber('-1')).toBeNaN();
     expect(parseFieldNumber('1.5')).toBeNaN();
-    expect(projectFileIdOf('project:17')).toBe(17);
+    expect(projectFileIdOf('project:s-0001:17')).toBe(17);
+    expect(projectSessionOf('project:s-0001:17')).toBe('s-0001');
+    expect(projectFileIdOf('project:17')).toBeNull();
     expect(projectFileIdOf('path:/x.wok')).toBeNull();
   });
 });
@@ -132,15 +137,21 @@ function setup() {
   const done: EditCommand[] = [];
   const undone: EditCommand[] = [];
   const calls: Method[] = [];
-  const outcome = (label: string): EditsOutcome => ({ fileId: 7, mesh: 0, seq: done.length, label, walkmeshes: [copyWalkmesh(mesh)], delta: null, findings: [], documentFindings: [], changedFiles: [], notes: [], rebakePending: null });
+  let revision = 0;
+  const state = (): ProjectFileState => ({ fileId: 7, revision, edited: revision > 0, bake: null });
+  const outcome = (label: string): EditsOutcome => ({ fileId: 7, mesh: 0, seq: done.length, label, walkmeshes: [copyWalkmesh(mesh)], delta: null, report, files: [state()], changedFiles: [], reportsChanged: [], notes: [], warnings: [], rebakePending: null });
+  const report: FileReport = { file: 'grid.wok', format: 'kotor-bwm', game: 'kotor', ok: true, summary: null, errors: [], warnings: [], readFailure: null };
   const answer = (method: Method, params: unknown): RpcOutcome<unknown> => {
     calls.push(method);
     if (method === 'edits.apply') {
       const cmd = (params as EditsApplyParams).command as EditCommand;
       if (cmd.kind === 'delete-faces' && cmd.faces.length === faceCount(mesh)) return { ok: false, error: { code: 'invalid-params', message: 'delete-faces: that would delete every face' } };
+      // The page names the revision it shows; a stale one is refused as the service does.
+      if ((params as EditsApplyParams).revision !== revision) return { ok: false, error: { code: 'stale', message: 'changed since', parameter: 'params.revision' } };
       mesh = copyWalkmesh(mesh);
       done.push(applyEdit(mesh, cmd).inverse);
       undone.length = 0;
+      revision++;
       return { ok: true, value: outcome(cmd.kind) };
     }
     if (method === 'edits.undo' || method === 'edits.redo') {
@@ -150,9 +161,12 @@ function setup() {
       if (!cmd) return { ok: true, value: { outcome: null } };
       mesh = copyWalkmesh(mesh);
       to.push(applyEdit(mesh, cmd).inverse);
+      revision++;
       return { ok: true, value: { outcome: outcome(method) } };
     }
-    if (method === 'edits.history') return { ok: true, value: { entries: [...done.map((_, i) => ({ seq: i + 1, label: 'edit', undone: false, createdAt: '' })), ...undone.map((_, i) => ({ seq: 100 + i, label: 'undone edit', undone: true, createdAt: '' }))] } };
+    const files = [{ fileId: 7, label: 'm/grid.wok' }];
+    if (method === 'edits.history') return { ok: true, value: { entries: [...done.map((_, i) => ({ seq: i + 1, label: 'edit', undone: false, createdAt: '', files })), ...undone.map((_, i) => ({ seq: 100 + i, label: 'undone edit', undone: true, createdAt: '', files }))] } };
+    if (method === 'project.open') return { ok: true, value: { session: SESSION, path: '/p.walkbench', name: 'p', game: 'kotor', modules: [] } };
     return { ok: false, error: { code: 'internal', message: `${method} is not scripted` } };
   };
   const transport: Transport = {
@@ -172,21 +186,27 @@ function setup() {
     byteLength: 0,
     report: { file: 'grid.wok', format: 'kotor-bwm', game: 'kotor', ok: true, summary: null, errors: [], warnings: [], readFailure: null },
     walkmeshes: [grid()],
+    projectFile: { session: SESSION, fileId: 7, label: 'm/grid.wok', kind: 'walkmesh', revision: 0, undoScope: [7], related: [], bake: null, refusals: {} },
   };
-  doc.tabs = [markRaw({ key: 'project:7', file: markRaw(file), requestedAt: 0, loadedAt: 0 })];
-  doc.activeKey = 'project:7';
-  return { doc, edit, calls, current: () => mesh };
+  doc.tabs = [markRaw({ key: `project:${SESSION}:7`, file: markRaw(file), requestedAt: 0, loadedAt: 0 })];
+  doc.activeKey = `project:${SESSION}:7`;
+  return { doc, edit, calls, current: () => mesh, openProject: () => app.runWithContext(() => useProjectStore()).open('/p.walkbench') };
 }
+
+const SESSION = 'session-0001';
 
 describe('the edit store', () => {
   it('paints the selection, shows the edited walkmesh in the tab, and undoes and redoes it', async () => {
-    const { doc, edit } = setup();
+    const { doc, edit, openProject } = setup();
+    await openProject();
     edit.setFaces(0, [2, 3], 'replace');
     edit.paintMaterial = '5';
     await edit.paint(edit.faces);
     expect(edit.error).toBeNull();
     expect(doc.opened!.walkmeshes[0]!.faceMaterial[2]).toBe(5);
     expect(doc.opened!.walkmeshes[0]!.faceMaterial[4]).toBe(1);
+    // The tab shows the revision the edit made, so the next edit names it.
+    expect(doc.activeTab!.file.projectFile!.revision).toBe(1);
     expect(edit.canUndo).toBe(true);
     expect(edit.message).toBe('Done: paint-faces');
     await edit.undo();

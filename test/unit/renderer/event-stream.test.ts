@@ -35,6 +35,7 @@ function fakeServer() {
 
 const state = (done: number): JobProgress => ({
   jobId: 1,
+  project: '/p.walkbench',
   title: 't',
   done,
   total: 2,

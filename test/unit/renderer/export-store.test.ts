@@ -15,9 +15,9 @@ const plan = (patch: Partial<ExportPlanResult> = {}): ExportPlanResult => ({
   project: '/p/vulkar.wbproj',
   target: { kind: 'folder', path: `${GAME}/override` },
   entries: [
-    { file: 'm/a.wok', fileId: 1, targetPath: `${GAME}/override/a.wok`, resource: null, action: 'create', source: 'bake', bytes: 10, errors: 0, warnings: 0 },
-    { file: 'm/b.wok', fileId: 2, targetPath: `${GAME}/override/B.WOK`, resource: null, action: 'replace', source: 'bake', bytes: 20, errors: 0, warnings: 1 },
-    { file: 'm/c.wok', fileId: 3, targetPath: `${GAME}/override/c.wok`, resource: null, action: 'unchanged', source: 'bake', bytes: 30, errors: 0, warnings: 0 },
+    { file: 'm/a.wok', fileId: 1, targetPath: `${GAME}/override/a.wok`, resource: null, action: 'create', source: 'bake', bytes: 10, errors: 0, warnings: 0, notCarried: [] },
+    { file: 'm/b.wok', fileId: 2, targetPath: `${GAME}/override/B.WOK`, resource: null, action: 'replace', source: 'bake', bytes: 20, errors: 0, warnings: 1, notCarried: [] },
+    { file: 'm/c.wok', fileId: 3, targetPath: `${GAME}/override/c.wok`, resource: null, action: 'unchanged', source: 'bake', bytes: 30, errors: 0, warnings: 0, notCarried: [] },
   ],
   refused: [],
   ...patch,

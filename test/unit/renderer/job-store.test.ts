@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from 'vue';
 import type { EventName, Method, Params, WalkbenchEvents } from '../../../shared/ipc/contract';
 import type { JobProgress } from '../../../shared/ipc/jobs-contract';
+import type { ProjectTree } from '../../../shared/ipc/project-contract';
+import { useProjectStore } from '../../../renderer/src/stores/project-store';
 import type { RpcOutcome } from '../../../shared/ipc/rpc-error';
 import { useJobStore } from '../../../renderer/src/stores/job-store';
 import { useSelectionStore } from '../../../renderer/src/stores/selection-store';
@@ -10,8 +12,13 @@ import { clientKey } from '../../../renderer/src/transport/client-key';
 import type { Transport } from '../../../renderer/src/transport/transport';
 import { WalkbenchClient } from '../../../renderer/src/transport/walkbench-client';
 
+const PROJECT = '/projects/vulkar.walkbench';
+const SESSION = 'session-0001';
+const tree: ProjectTree = { session: SESSION, path: PROJECT, name: 'vulkar', game: 'kotor', modules: [] };
+
 const job = (jobId: number, seq: number, patch: Partial<JobProgress> = {}): JobProgress => ({
   jobId,
+  project: PROJECT,
   title: 'Bake everything',
   done: seq,
   total: 5,
@@ -25,8 +32,9 @@ const job = (jobId: number, seq: number, patch: Partial<JobProgress> = {}): JobP
   ...patch,
 });
 
-/** The store inside an app that provides a client over a scripted transport. */
-function setup(answer: (method: Method, params: unknown) => RpcOutcome<unknown>) {
+/** The store inside an app that provides a client over a scripted transport, with a project open. */
+async function setup(script: (method: Method, params: unknown) => RpcOutcome<unknown>) {
+  const answer = (method: Method, params: unknown): RpcOutcome<unknown> => (method === 'project.open' ? { ok: true, value: tree } : method === 'project.state' ? { ok: true, value: { session: SESSION, files: [] } } : script(method, params));
   const calls: { method: Method; params: unknown }[] = [];
   const listeners = new Map<string, (p: unknown) => void>();
   const transport: Transport = {
@@ -46,6 +54,7 @@ function setup(answer: (method: Method, params: unknown) => RpcOutcome<unknown>)
   setActivePinia(pinia);
   const store = app.runWithContext(() => useJobStore());
   const selection = app.runWithContext(() => useSelectionStore());
+  await app.runWithContext(() => useProjectStore()).open(PROJECT);
   const push = <E extends EventName>(event: E, payload: WalkbenchEvents[E]) => listeners.get(event)?.(payload);
   return { store, selection, calls, push, listeners };
 }
@@ -53,7 +62,7 @@ function setup(answer: (method: Method, params: unknown) => RpcOutcome<unknown>)
 describe('the job store', () => {
   it('keeps the newest state of each job, whichever of an event and a list answer comes last', async () => {
     let listed: JobProgress[] = [job(1, 2)];
-    const { store, push } = setup((method) => (method === 'jobs.list' ? { ok: true, value: { jobs: listed } } : { ok: true, value: { jobId: 2 } }));
+    const { store, push } = await setup((method) => (method === 'jobs.list' ? { ok: true, value: { jobs: listed } } : { ok: true, value: { jobId: 2 } }));
     await store.start();
     expect(store.jobs.map((j) => [j.jobId, j.seq])).toEqual([[1, 2]]);
     push('jobs.progress', job(1, 4));
@@ -71,11 +80,14 @@ describe('the job store', () => {
     expect(store.running).toBe(false);
     store.dismiss(2);
     expect(store.jobs.map((j) => j.jobId)).toEqual([1]);
+    // Another project's job says nothing about this one: it is not listed.
+    push('jobs.progress', job(3, 1, { project: '/projects/other.walkbench' }));
+    expect(store.jobs.map((j) => j.jobId)).toEqual([1]);
     store.stop();
   });
 
   it('starts bakes with the scope asked for and shows why one was refused', async () => {
-    const { store, calls } = setup((method, params) => {
+    const { store, calls } = await setup((method, params) => {
       if (method === 'jobs.list') return { ok: true, value: { jobs: [] } };
       if ((params as { scope?: string }).scope === 'module') return { ok: false, error: { code: 'not-found', message: 'there is no module "x"' } };
       return { ok: true, value: { jobId: 7 } };
@@ -85,9 +97,9 @@ describe('the job store', () => {
     expect(await store.bakeModule('x')).toBeNull();
     expect(store.error).toBe('there is no module "x"');
     expect(calls.filter((c) => c.method === 'jobs.bake').map((c) => c.params)).toEqual([
-      { scope: 'all', force: true },
-      { scope: 'file', fileId: 12, force: false },
-      { scope: 'module', module: 'x', force: false },
+      { scope: 'all', force: true, session: SESSION },
+      { scope: 'file', fileId: 12, force: false, session: SESSION },
+      { scope: 'module', module: 'x', force: false, session: SESSION },
     ]);
     await store.cancel(7);
     expect(calls.at(-1)).toEqual({ method: 'jobs.cancel', params: { jobId: 7 } });
@@ -95,9 +107,9 @@ describe('the job store', () => {
 
   it('focuses the face of a failure: opens the project file, then selects the face', async () => {
     const opened = { name: 'bad.wok', path: null, byteLength: 1, report: { errors: [], warnings: [] }, walkmeshes: [] };
-    const { store, selection, calls } = setup((method) => (method === 'project.openFile' ? { ok: true, value: opened } : { ok: true, value: { jobs: [] } }));
+    const { store, selection, calls } = await setup((method) => (method === 'project.openFile' ? { ok: true, value: opened } : { ok: true, value: { jobs: [] } }));
     await store.focusFace(42, 3, 'bad.wok');
-    expect(calls.find((c) => c.method === 'project.openFile')?.params).toEqual({ fileId: 42 });
+    expect(calls.find((c) => c.method === 'project.openFile')?.params).toEqual({ session: SESSION, fileId: 42 });
     expect(store.focusRequest).toMatchObject({ fileId: 42, face: 3 });
     expect(selection.selected).toEqual({ mesh: 0, face: 3 });
     const first = store.focusRequest!.seq;

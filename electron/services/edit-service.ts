@@ -196,7 +196,7 @@ export function createEditService(options: EditServiceOptions): EditService {
     }
   }
 
-  function outcome(p: OpenProject, o: EditOutcome, wantDelta = false): EditsOutcome {
+  function outcome(p: OpenProject, o: EditOutcome, wantDelta = false, alsoFiles: readonly number[] = []): EditsOutcome {
     const r = record(p, o.fileId);
     const delta = wantDelta && o.result && !o.result.topology ? deltaOf(p.edits.meshes(o.fileId)[o.mesh]!, o.result.affectedFaces, o.result.affectedVertices) : null;
     // The area's bake follows its GIT and its TRN's ground: both start the live re-bake.
@@ -208,8 +208,11 @@ export function createEditService(options: EditServiceOptions): EditService {
     // checked again when next asked for.
     const seamsKept = o.result !== undefined && !o.result.topology && o.result.affectedVertices.length === 0;
     if (!seamsKept) p.linkFindings.clear();
-    const changed = [o.fileId, ...(o.others ?? []).map((x) => x.fileId)];
+    const changed = [...new Set([o.fileId, ...(o.others ?? []).map((x) => x.fileId), ...alsoFiles, ...(o.touched ?? [])])];
     const neighbours = !seamsKept && isRoomWalkmesh(r) ? [...(kotorLayoutOfRoom(p.store, r, { read: (f) => currentBytes(p, f) })?.rooms.values() ?? [])].map((f) => f.id).filter((id) => !changed.includes(id)) : [];
+    // An NWN2 TRN or GIT edit changes what the area's TRX export carries: its report says so.
+    const areaTrx = r.kind === 'trn' || r.kind === 'git' ? areaTrxOf(p.store, r) : undefined;
+    if (areaTrx && !changed.includes(areaTrx.id)) neighbours.push(areaTrx.id);
     return {
       fileId: o.fileId,
       mesh: o.mesh,
@@ -455,7 +458,7 @@ export function createEditService(options: EditServiceOptions): EditService {
         return editing(() => {
           const report = fileReport(p, f);
           const now = record(p, f.id);
-          return { fileId: f.id, revision: now.revision, report, bake: fileStateOf(p.store, now).bake };
+          return { fileId: f.id, revision: now.revision, report, state: fileStateOf(p.store, now) };
         });
       },
       'edits.fixRoomLink': async (params) => {
@@ -487,7 +490,7 @@ export function createEditService(options: EditServiceOptions): EditService {
           }
           if (parts.length === 0) throw new EditError('fix-room-link', 'the link needs no change');
           const label = params.mode === 'unlink' ? `Unlink face ${params.face} edge ${params.edge} of ${room.name}` : `Link back to face ${params.face} edge ${params.edge} of ${room.name}`;
-          return outcome(p, p.edits.applyDocumentParts(parts, label));
+          return outcome(p, p.edits.applyDocumentParts(parts, label, [room.id]), false, [room.id]);
         });
       },
       'edits.undo': async (params) => step(params, 'undo'),

@@ -161,7 +161,7 @@ export function createProjectService(options: ProjectServiceOptions): ProjectSer
       const edit = record.edited ? s.loadEdit(fileId) : undefined;
       const bytes = edit ? edit.bytes : s.loadFileBytes(fileId);
       const opened = withAreaPlacements(s, (models ??= new ProjectFootprintModels(s)), record, options.open(record.name, null, bytes));
-      const edited = edit && opened.walkmeshes.length > 0 ? options.editedWalkmeshes?.(s.file, fileId) : undefined;
+      const edited = record.edited && opened.walkmeshes.length > 0 ? options.editedWalkmeshes?.(s.file, fileId) : undefined;
       const area = opened.report.readFailure === null ? (options.projectFindings?.(s.file, fileId) ?? []) : [];
       const errors = [...opened.report.errors, ...area.filter((f) => f.severity === 'error')];
       const report = area.length === 0 ? opened.report : { ...opened.report, errors, warnings: [...opened.report.warnings, ...area.filter((f) => f.severity !== 'error')], ok: errors.length === 0 };

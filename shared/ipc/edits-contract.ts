@@ -16,7 +16,7 @@ import type { Finding } from '../validation/finding';
 import type { LineOverlay } from '../views/view-overlay';
 import * as s from './schema';
 import type { Schema } from './schema';
-import { sessionSchema, type BakeState, type ProjectFileState } from './project-contract';
+import { sessionSchema, type ProjectFileState } from './project-contract';
 
 /** MAX_PATH_LENGTH of contract.ts, which imports this file. */
 const MAX_PATH_LENGTH = 32_767;
@@ -173,7 +173,8 @@ export interface FileReportResult {
   fileId: number;
   revision: number;
   report: FileReport;
-  bake: BakeState | null;
+  /** The file's state now (revision, edited, bake state, tools). */
+  state: ProjectFileState;
 }
 
 export interface HistoryEntry {

@@ -39,6 +39,11 @@ export interface ProjectFileState {
   revision: number;
   edited: boolean;
   bake: BakeState | null;
+  /**
+   * The edit tools the file does not offer, with the reasons: they change with other files
+   * (an NWN2 TRX takes no walkmesh edit once its area's GIT or TRN is edited).
+   */
+  refusals: EditRefusals;
 }
 
 export interface ProjectTreeFile {
@@ -95,6 +100,8 @@ export interface ProjectFileView {
   label: string;
   kind: string;
   revision: number;
+  /** The project holds edits of the file. */
+  edited: boolean;
   /**
    * The files whose edits this tab undoes and redoes: the file itself and, for an NWN2
    * area's TRN or TRX, the area's GIT (its cutters and placeables are edited from the tab).

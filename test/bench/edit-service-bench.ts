@@ -199,7 +199,17 @@ export async function runEditServiceBench(options: EditServiceBenchOptions = {})
         rows.map((r) => [r.operation, r.reply, String(r.samples), r.facesPerEdit ? r.facesPerEdit.toFixed(1) : '-', r.applyMedianMs.toFixed(2), r.encodeMedianMs.toFixed(3), r.medianMs.toFixed(2), r.p99Ms.toFixed(2), r.replyBytes.toLocaleString('en-US'), r.pageMedianMs.toFixed(2)]),
       )}\n`,
     );
+    // The findings the page then shows: edits.report writes what is behind and validates
+    // the written bytes (read + validate, as `walkbench validate` does).
+    const reports: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      await h['edits.apply']({ fileId, command: paint(), delta: true });
+      const r0 = performance.now();
+      await h['edits.report']({ fileId });
+      reports.push(performance.now() - r0);
+    }
     out(`written behind when the editor is idle, not in the times above: the room's bake and write (bwmFromWalkmesh + writeBwm), median ${median(writes).toFixed(1)} ms over ${writes.length}\n`);
+    out(`the report the page asks for once idle (edits.report: the write behind, then read + validate of the bytes), median ${median(reports).toFixed(1)} ms over ${reports.length}\n`);
     return rows;
   } finally {
     await service.close();

@@ -1127,6 +1127,9 @@ describe('Skyrim triangle flags and cover in the inspector, then export', () => 
     await edited(() => page.getByTestId('redo').click());
     expect(saved().triCover[face]).toBe(cover);
 
+    // An edited plugin is exported as its bake (edge links, cover lists, NAVI rebuilt): bake it from the panel.
+    await page.getByTestId('bake-all').click();
+    await expect.poll(() => page.getByTestId('job').first().getAttribute('data-state'), { timeout: 120_000 }).toBe('done');
     const game = path.join(tmp, 'Skyrim');
     mkdirSync(path.join(game, 'Data'), { recursive: true });
     const result = await exportTo(project, game);

@@ -47,6 +47,8 @@ export interface EditOutcome {
   result?: EditResult;
   /** Other files the same step changed (a link fixed on both sides), with their bytes. */
   others?: { fileId: number; bytes: Uint8Array }[];
+  /** Every file the history entry names (its revision moved), when more than these. */
+  touched?: number[];
   /** What a document edit left as stored and may be stale, one line each. */
   notes?: string[];
 }
@@ -199,9 +201,10 @@ export class ProjectEdits {
 
   /**
    * Applies document edits to one or more files as one history step (undone together),
-   * saves every changed file and records the step with its inverse.
+   * saves every changed file and records the step with its inverse. `alsoUndoneFrom`: files
+   * the step is also undone from (see ProjectStore.undo) though it does not change them.
    */
-  applyDocumentParts(parts: readonly DocumentEditPart[], label = describeDocumentEdit(parts[0]!.edit)): EditOutcome {
+  applyDocumentParts(parts: readonly DocumentEditPart[], label = describeDocumentEdit(parts[0]!.edit), alsoUndoneFrom: readonly number[] = []): EditOutcome {
     if (parts.length === 0) throw new EditError('edit', 'a document edit needs at least one part');
     for (const p of parts) {
       const file = this.open(p.fileId);
@@ -219,7 +222,9 @@ export class ProjectEdits {
         const saved = this.saveAll(applied.map((a) => a.file), parts[0]!.edit.kind);
         const command: StoredDocumentEdit = { type: 'document-edit', v: 1, parts: parts.map((p) => ({ ...p })) };
         const inverse: StoredDocumentEdit = { type: 'document-edit', v: 1, parts: applied.map((a) => ({ fileId: a.part.fileId, mesh: a.part.mesh, edit: a.result.inverse })).reverse() };
-        const seq = this.store.pushHistory({ label, command, inverse, files: storedFiles(command) });
+        // A step asked for in one file's tab but made in another (a KotOR link back) is also
+        // that tab's to undo: its file is listed with the files the step changed.
+        const seq = this.store.pushHistory({ label, command, inverse, files: [...storedFiles(command), ...alsoUndoneFrom] });
         return this.documentOutcome(parts[0]!, seq, label, saved, applied.flatMap((a) => a.result.notes));
       } catch (e) {
         this.rollBack(applied);
@@ -246,7 +251,7 @@ export class ProjectEdits {
       const step = which === 'undo' ? this.store.undo(scope) : this.store.redo(scope);
       if (!step) return undefined;
       const stored = parseStoredEdit(step.apply, `${this.store.file}: history entry ${step.seq} (${step.label})`);
-      if (stored.type === 'document-edit') return this.stepDocument(stored, step.seq, step.label);
+      if (stored.type === 'document-edit') return { ...this.stepDocument(stored, step.seq, step.label), touched: step.files };
       const wasOpen = this.files.has(stored.fileId);
       // A file opened now is replayed from the history as it stands after this step.
       const file = this.open(stored.fileId);

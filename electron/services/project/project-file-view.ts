@@ -48,7 +48,7 @@ export function undoScopeOf(store: ProjectStore, f: FileRecord): FileRecord[] {
 }
 
 export function fileStateOf(store: ProjectStore, f: FileRecord): ProjectFileState {
-  return { fileId: f.id, revision: f.revision, edited: f.edited, bake: bakeStateOf(store, f) };
+  return { fileId: f.id, revision: f.revision, edited: f.edited, bake: bakeStateOf(store, f), refusals: editRefusals(editTargetOf(store, f)) };
 }
 
 /** What a project file's tab knows about it besides its contents. */
@@ -60,6 +60,7 @@ export function projectFileView(store: ProjectStore, session: string, f: FileRec
     label: labelOf(f),
     kind: f.kind,
     revision: f.revision,
+    edited: f.edited,
     undoScope: scope.map((x) => x.id),
     related: scope.filter((x) => x.id !== f.id).map((x) => ({ fileId: x.id, kind: x.kind, label: labelOf(x), revision: x.revision })),
     bake: bakeStateOf(store, f),

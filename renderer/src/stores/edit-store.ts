@@ -19,7 +19,7 @@ import { combineFaces, facesWithin, nudgeVertices, verticesOfFaces, type SelectM
 import { projectFileIdOf, projectSessionOf, projectTabKey } from '../tools/tab-file';
 import { followFaces } from '../tools/follow-faces';
 import { clientKey } from '../transport/client-key';
-import { carryViewData, withFileFacts } from '../viewport/file-view-data';
+import { carryViewData, withFileFacts, withFileOverlays } from '../viewport/file-view-data';
 import { useDocumentStore, type OpenTab } from './document-store';
 import { useProjectStore } from './project-store';
 import { useSelectionStore } from './selection-store';
@@ -131,7 +131,11 @@ export const useEditStore = defineStore('edit', () => {
     const tab = doc.activeTab;
     const view = tab?.file.projectFile;
     if (!tab || !view) return refuseAll('this file was opened from disk: open it from a project (its tree) to edit it');
-    if (tab.showBaked && tab.baked) return refuseAll('this is the area as baked from its TRN and GIT: switch the view to Ground to edit it');
+    if (tab.showBaked && tab.baked) {
+      // The bake is read-only, but its cutters and placeables (the GIT) are edited on it.
+      const { placements: _placements, ...walkmeshTools } = refuseAll('this is the area as baked from its TRN and GIT: switch the view to Ground to edit its walkmesh');
+      return view.refusals.placements === undefined ? walkmeshTools : { ...walkmeshTools, placements: view.refusals.placements };
+    }
     return view.refusals;
   });
   function refusal(group: EditToolGroup): string | null {
@@ -232,13 +236,15 @@ export const useEditStore = defineStore('edit', () => {
 
   async function fetchReport(s: string, id: number): Promise<void> {
     const key = projectTabKey(s, id);
+    // The tab may have been closed, or its project left, while the editor was idle.
+    if (s !== projects.session || !doc.tabs.some((t) => t.key === key)) return;
     try {
       const r = await client!.call('edits.report', { session: s, fileId: id });
       const tab = doc.tabs.find((t) => t.key === key);
       // An answer about an older revision than the tab shows waits for the newer one's.
       if (!tab || tab.file.projectFile?.revision !== r.revision) return;
       setReport(key, r.report, false);
-      projects.mergeStates([{ fileId: id, revision: r.revision, edited: true, bake: r.bake }], s);
+      projects.mergeStates([r.state], s);
       reportRevision.value++;
     } catch (e) {
       if (!staleProject(e)) error.value = describe(e);
@@ -299,8 +305,18 @@ export const useEditStore = defineStore('edit', () => {
     const overlays = [...(base.overlays ?? []).filter((o) => !replaced.has(o.id)), ...placements];
     const errors = findings.filter((f) => f.severity === 'error');
     const warnings = findings.filter((f) => f.severity === 'warning');
-    const report: FileReport = { ...base.report, errors, warnings, ok: errors.length === 0 && base.report.readFailure === null };
+    // What the bake says, and its own counts: not the counts of the file the tab edits.
+    let walkable = 0;
+    for (let f = 0; f < r.walkmesh.faceWalkable.length; f++) walkable += r.walkmesh.faceWalkable[f]!;
+    const summary = {
+      version: 'baked in the background from the TRN and GIT as edited (what Bake and Export write)',
+      counts: { triangles: r.walkmesh.faceWalkable.length, walkableTriangles: walkable, tiles: r.tiles, tilesBakedThisTime: r.tiles - r.reusedTiles, cutters: r.cutters, placeablesWithoutModel: r.placeablesWithoutModel },
+      details: { bakeMs: Math.round(r.ms) },
+    };
+    const report: FileReport = { ...base.report, summary, errors, warnings, ok: errors.length === 0 && base.report.readFailure === null };
     const baked: OpenedFile = markRaw({ ...base, name: `${base.name.replace(/ \(edited\)$/, '')} (as baked)`, walkmeshes: [r.walkmesh], overlays, report });
+    // The GIT's views are the same over the ground the tab edits: it shows them as edited too.
+    const ground = markRaw(withFileOverlays(base, overlays));
     const wasShowingBaked = tab.showBaked === true && tab.baked !== null && tab.baked !== undefined;
     const showBaked = show || wasShowingBaked;
     if (key === doc.activeKey && wasShowingBaked && showBaked) followSelection(tab.baked!.walkmeshes[0]!, r.walkmesh);
@@ -309,7 +325,7 @@ export const useEditStore = defineStore('edit', () => {
       selection.select(null);
       message.value = 'Selection cleared: the view now shows the area as baked';
     }
-    doc.updateTab(key, (t) => ({ ...t, baked, showBaked }));
+    doc.updateTab(key, (t) => ({ ...t, file: t.file === base ? ground : t.file, baked, showBaked }));
   }
 
   /** Moves the face selection from one bake of an area to the next, or clears it with a note. */
@@ -374,11 +390,9 @@ export const useEditStore = defineStore('edit', () => {
    * state (revision, bake); a tab of another changed file is read again.
    */
   function absorb(outcome: EditsOutcome, verb: string, s: string): void {
-    const editedTab = doc.tabs.find((t) => t.key === projectTabKey(s, outcome.fileId));
     awaitRebake(outcome, s, isPlacementEdit(outcome));
-    projects.mergeStates(outcome.files, s);
     const own = outcome.files.find((f) => f.fileId === outcome.fileId);
-    const tab = editedTab && doc.tabs.find((t) => t.key === editedTab.key);
+    const tab = doc.tabs.find((t) => t.key === projectTabKey(s, outcome.fileId));
     if (tab && own && tab.file.projectFile) {
       const projectFile = { ...tab.file.projectFile, revision: own.revision, bake: own.bake };
       if (outcome.delta) absorbDelta(tab, outcome, outcome.delta, projectFile);
@@ -398,6 +412,9 @@ export const useEditStore = defineStore('edit', () => {
       }
       if (outcome.report === null && (tab.file.projectFile.kind === 'walkmesh' || tab.file.projectFile.kind === 'trn')) scheduleReport(s, outcome.fileId);
     }
+    // After the edited tab took its content and revision: the states of every file the step
+    // changed (the tree's marks, other tabs' bake states, the GIT's revision).
+    projects.mergeStates(outcome.files, s);
     // Rooms whose link findings follow this one's seams: their reports are asked for again.
     for (const id of outcome.reportsChanged) if (doc.tabs.some((t) => t.key === projectTabKey(s, id))) void fetchReport(s, id);
     // Tabs of other files the step changed (a link made on both sides, undone from either).
@@ -486,7 +503,8 @@ export const useEditStore = defineStore('edit', () => {
     if (!doc.tabs.some((t) => t.key === key)) return;
     const file = markRaw(await client!.call('project.openFile', { session: s, fileId: id }));
     doc.updateTab(key, (t) => ({ ...t, file, reportPending: false }));
-    if (file.projectFile) projects.mergeStates([{ fileId: id, revision: file.projectFile.revision, edited: true, bake: file.projectFile.bake }], s);
+    const v = file.projectFile;
+    if (v) projects.mergeStates([{ fileId: id, revision: v.revision, edited: v.edited, bake: v.bake, refusals: v.refusals }], s);
   }
 
   function hasViews(s: string, id: number): boolean {

@@ -2,11 +2,15 @@ import { defineStore } from 'pinia';
 import { computed, inject, markRaw, ref, shallowRef } from 'vue';
 import type { OpenedFile } from '../../../shared/ipc/contract';
 import type { BakeState, ProjectFileState, ProjectTree } from '../../../shared/ipc/project-contract';
+import type { EditRefusals } from '../../../shared/edits/edit-capabilities';
 import { WalkbenchRpcError } from '../../../shared/ipc/rpc-error';
 import { clientKey } from '../transport/client-key';
 import { projectFileIdOf, projectSessionOf, projectTabKey } from '../tools/tab-file';
 import { useDocumentStore, type OpenTab } from './document-store';
 import { withFileFacts } from '../viewport/file-view-data';
+
+/** Marks a state made from the tree, which does not carry the files' tools. */
+const TOOLS_UNKNOWN: EditRefusals = Object.freeze({});
 
 function sameBake(a: BakeState | null, b: BakeState | null): boolean {
   return a === b || (a !== null && b !== null && a.status === b.status && a.label === b.label && a.bakedAt === b.bakedAt && a.file === b.file);
@@ -42,7 +46,8 @@ export const useProjectStore = defineStore('project', () => {
   function statesOfTree(t: ProjectTree): Map<number, ProjectFileState> {
     const out = new Map<number, ProjectFileState>();
     for (const m of t.modules) {
-      for (const f of [...m.files, ...m.areas.flatMap((a) => a.files)]) out.set(f.id, { fileId: f.id, revision: f.revision, edited: f.edited, bake: f.bake });
+      // The tree does not know the files' tools: a tab's own view has them until a state brings new ones.
+      for (const f of [...m.files, ...m.areas.flatMap((a) => a.files)]) out.set(f.id, { fileId: f.id, revision: f.revision, edited: f.edited, bake: f.bake, refusals: TOOLS_UNKNOWN });
     }
     return out;
   }
@@ -155,10 +160,11 @@ export const useProjectStore = defineStore('project', () => {
       const own = next.get(view.fileId);
       const related = view.related.map((r) => ({ ...r, revision: next.get(r.fileId)?.revision ?? r.revision }));
       const bake = own ? own.bake : view.bake;
+      const refusals = own && own.refusals !== TOOLS_UNKNOWN ? own.refusals : view.refusals;
       const sameRelated = related.every((r, i) => r.revision === view.related[i]!.revision);
-      if (sameBake(bake, view.bake) && sameRelated) continue;
+      if (sameBake(bake, view.bake) && sameRelated && JSON.stringify(refusals) === JSON.stringify(view.refusals)) continue;
       // The tab's own revision moves only with its content (staleTabs finds the tabs to read again).
-      doc.updateTab(tab.key, (t) => ({ ...t, file: markRaw(withFileFacts(t.file, { projectFile: { ...view, related, bake } })) }));
+      doc.updateTab(tab.key, (t) => ({ ...t, file: markRaw(withFileFacts(t.file, { projectFile: { ...view, related, bake, refusals } })) }));
     }
   }
 

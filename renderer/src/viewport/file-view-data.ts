@@ -93,6 +93,11 @@ export class FileViewData {
     if (id === 'normals') return normalsOverlay(meshes);
     return this.file.overlays?.find((o) => o.id === id) ?? null;
   }
+  /** Forgets the views made so far (the file's line views changed). */
+  dropOverlays(): void {
+    this.overlayCache.clear();
+  }
+
   /**
    * What this file's data still holds for `next`, the same file after an edit that changed
    * no corners (its walkmeshes' arrays patched in place): the BVHs (walkmesh `mesh`'s
@@ -156,4 +161,19 @@ export function withFileFacts(before: OpenedFile, facts: Partial<Pick<OpenedFile
 /** True when `after` differs from `before` only in facts (report, project view), not in what is drawn. */
 export function sameDrawing(before: OpenedFile, after: OpenedFile): boolean {
   return before.walkmeshes === after.walkmeshes && before.overlays === after.overlays;
+}
+
+/**
+ * The same file with other line views (an NWN2 area's cutter outlines and footprints after
+ * a GIT edit): its picking and islands go with it; the views are made again when shown.
+ */
+export function withFileOverlays(before: OpenedFile, overlays: OpenedFile['overlays']): OpenedFile {
+  const after: OpenedFile = { ...before, ...(overlays !== undefined ? { overlays } : {}) };
+  const d = cache.get(before);
+  if (d && !cache.has(after)) {
+    const carried = d.carryTo(after, { mesh: 0, movedVertices: new Uint32Array(0), islands: false });
+    carried.dropOverlays();
+    cache.set(after, carried);
+  }
+  return after;
 }

@@ -288,6 +288,19 @@ export class WalkmeshScene {
     this.camera.radius = Math.max((radius / Math.sin(this.camera.fov / 2)) * 2, this.camera.lowerRadiusLimit ?? 0);
   }
 
+  /**
+   * The kept meshes of `before` now stand for `after`, the same walkmeshes with other facts
+   * about them (a new report, revision or bake state): nothing is built or drawn again.
+   */
+  rekey(before: object, after: object): void {
+    const kept = this.kept.get(before);
+    if (kept) {
+      this.kept.delete(before);
+      this.kept.set(after, kept);
+    }
+    if (this.shownKey === before) this.shownKey = after;
+  }
+
   /** Frees the kept meshes of a file that is no longer open. */
   forget(key: object): void {
     const kept = this.kept.get(key);

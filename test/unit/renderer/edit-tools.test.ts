@@ -138,7 +138,7 @@ function setup() {
   const undone: EditCommand[] = [];
   const calls: Method[] = [];
   let revision = 0;
-  const state = (): ProjectFileState => ({ fileId: 7, revision, edited: revision > 0, bake: null });
+  const state = (): ProjectFileState => ({ fileId: 7, revision, edited: revision > 0, bake: null, refusals: {} });
   const outcome = (label: string): EditsOutcome => ({ fileId: 7, mesh: 0, seq: done.length, label, walkmeshes: [copyWalkmesh(mesh)], delta: null, report, files: [state()], changedFiles: [], reportsChanged: [], notes: [], warnings: [], rebakePending: null });
   const report: FileReport = { file: 'grid.wok', format: 'kotor-bwm', game: 'kotor', ok: true, summary: null, errors: [], warnings: [], readFailure: null };
   const answer = (method: Method, params: unknown): RpcOutcome<unknown> => {
@@ -186,7 +186,7 @@ function setup() {
     byteLength: 0,
     report: { file: 'grid.wok', format: 'kotor-bwm', game: 'kotor', ok: true, summary: null, errors: [], warnings: [], readFailure: null },
     walkmeshes: [grid()],
-    projectFile: { session: SESSION, fileId: 7, label: 'm/grid.wok', kind: 'walkmesh', revision: 0, undoScope: [7], related: [], bake: null, refusals: {} },
+    projectFile: { session: SESSION, fileId: 7, label: 'm/grid.wok', kind: 'walkmesh', revision: 0, edited: false, undoScope: [7], related: [], bake: null, refusals: {} },
   };
   doc.tabs = [markRaw({ key: `project:${SESSION}:7`, file: markRaw(file), requestedAt: 0, loadedAt: 0 })];
   doc.activeKey = `project:${SESSION}:7`;

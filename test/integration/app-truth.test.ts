@@ -16,6 +16,7 @@ import type { ContractHandlers } from '../../shared/ipc/contract';
 import type { ProjectTree, ProjectTreeFile } from '../../shared/ipc/project-contract';
 import { faceCount, type Walkmesh } from '../../shared/model/walkmesh';
 import { fixturesRoot, readFixture } from '../support/fixtures';
+import { reportOfHeldBytes } from '../support/held-report';
 import { centroid, coversXY, heightAt } from '../support/walkmesh-probes';
 import { BLACK_VULKAR_ROOMS, blackVulkarLyt, blackVulkarWok } from '../unit/kotor-area/black-vulkar-area';
 
@@ -54,15 +55,6 @@ async function newProject(name: string, game: 'nwn2' | 'kotor' | 'source' | 'sky
   return file;
 }
 
-function currentReport(project: string, fileId: number) {
-  const s = ProjectStore.open(project);
-  try {
-    const f = s.fileById(fileId)!;
-    return inspectBytes(f.name, s.loadCurrentBytes(f), env);
-  } finally {
-    s.close();
-  }
-}
 
 /** A walkable face of the mesh with a fair area, for paints that must show. */
 function walkableFace(m: Walkmesh, skip = 0): number {
@@ -190,7 +182,7 @@ describe('panels show what the project holds', () => {
     expect(painted.report).toBeNull();
     const after = await service['edits.report']({ session: tree.session, fileId: trx.id });
     expect(after.revision).toBe(1);
-    expect(after.report).toEqual(currentReport(project, trx.id));
+    expect(after.report).toEqual(reportOfHeldBytes(project, trx.id));
     // A surface paint keeps the tables: no new error and no "needs baking" for it.
     expect(after.report.errors).toEqual(original.errors);
     expect(after.state.bake).toMatchObject({ status: 'unbaked' });

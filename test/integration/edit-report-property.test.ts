@@ -15,6 +15,7 @@ import { ServiceError } from '../../shared/ipc/rpc-error';
 import { faceCount, vertexCount, type GameId, type Walkmesh } from '../../shared/model/walkmesh';
 import { fixturesRoot } from '../support/fixtures';
 import { projectResolver } from '../support/project-resolver';
+import { mulberry32 } from '../support/seeded-random';
 
 /**
  * The property behind "findings never lie" (issue 13 §3): over random sequences of edits,
@@ -36,17 +37,6 @@ function own(r: FileReport): { errors: string[]; warnings: string[]; readFailure
   return { errors: text(r.errors), warnings: text(r.warnings), readFailure: r.readFailure };
 }
 
-/** mulberry32: the same seed, the same edits. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 const CASES: { game: GameId; fixture: string; seed: number }[] = [
   { game: 'kotor', fixture: 'kotor/k1-blackvulkar/m10aa_09a.wok', seed: 1 },
@@ -85,7 +75,7 @@ describe('an edited file\'s report is `walkbench validate` of the bytes the proj
       const record = store.listFiles()[0]!;
       store.close();
       const service = createEditService({ resolveProject: projectResolver(() => file) });
-      const next = random(c.seed);
+      const next = mulberry32(c.seed);
       const counts = { applied: 0, refused: 0, undone: 0, redone: 0, immediate: 0 };
       try {
         for (let step = 0; step < STEPS; step++) {

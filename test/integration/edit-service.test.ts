@@ -20,8 +20,7 @@ import { writeLyt } from '../../shared/formats/kotor/lyt-writer';
 import type { RoomLinkFinding } from '../../shared/formats/kotor/kotor-room-links';
 import { fixturesRoot, readFixture } from '../support/fixtures';
 import type { FileReport } from '../../shared/formats/file-report';
-import { inspectBytes } from '../../shared/formats/inspect-file';
-import { nodeFormatEnvironment } from '../../electron/services/node-format-environment';
+import { reportOfHeldBytes } from '../support/held-report';
 import { BLACK_VULKAR_ROOMS, blackVulkarLyt, blackVulkarWok } from '../unit/kotor-area/black-vulkar-area';
 import { projectTempDir } from '../unit/project/project-test-files';
 
@@ -227,7 +226,7 @@ describe('edit service: KotOR transitions and walkmesh findings', () => {
     // A document edit is written at once: its reply has the report of the written bytes.
     const findingsOf = (r: FileReport) => [...r.errors, ...r.warnings];
     const findingsBefore = findingsOf(linked.report!).length;
-    expect(linked.report).toEqual(inspectAsCli(file, fileId));
+    expect(linked.report).toEqual(reportOfHeldBytes(file, fileId));
 
     // Collapsing a face onto one of its corners is a degenerate face the validator reports.
     const m = linked.walkmeshes[0]!;
@@ -238,7 +237,7 @@ describe('edit service: KotOR transitions and walkmesh findings', () => {
     const movedReport = (await service.handlers['edits.report']({ fileId })).report;
     expect(findingsOf(movedReport).length).toBeGreaterThan(findingsBefore);
     expect(findingsOf(movedReport).some((f) => f.code === 'bwm.face.degenerate')).toBe(true);
-    expect(movedReport).toEqual(inspectAsCli(file, fileId));
+    expect(movedReport).toEqual(reportOfHeldBytes(file, fileId));
 
     const undone = (await service.handlers['edits.undo']({})).outcome!;
     expect(undone.label).toMatch(/^Move/);
@@ -526,13 +525,3 @@ describe('edits through the whole service', () => {
   });
 });
 
-/** What `walkbench validate` reports on the file's bytes as the project holds them. */
-function inspectAsCli(file: string, fileId: number): FileReport {
-  const s = ProjectStore.open(file);
-  try {
-    const f = s.fileById(fileId)!;
-    return inspectBytes(f.name, s.loadCurrentBytes(f), nodeFormatEnvironment);
-  } finally {
-    s.close();
-  }
-}

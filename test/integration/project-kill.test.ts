@@ -10,6 +10,7 @@ import { exportProject } from '../../electron/services/project/project-export';
 import { importSources } from '../../electron/services/project/project-import';
 import { ProjectStore } from '../../electron/services/project/project-store';
 import { fixturesRoot, repoRoot } from '../support/fixtures';
+import { mulberry32 } from '../support/seeded-random';
 
 /**
  * Kills `walkbench project rebake` and `project export` with SIGKILL at 20 random moments
@@ -23,17 +24,6 @@ const tmp = mkdtempSync(path.join(tmpdir(), 'walkbench-kill-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const sha = (b: Uint8Array | string) => createHash('sha256').update(b).digest('hex');
 
-/** A small seeded generator (mulberry32), so a failing run can be replayed from its seed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface ChildRun {
   /** Milliseconds from spawn to exit. */
@@ -106,7 +96,7 @@ describe('walkbench project killed with SIGKILL', () => {
     }
     const full = await runCli(['project', 'rebake', project, '--jobs', '2', '--force']);
     expect(full.code, full.stderr).toBe(0);
-    const next = random(0x5eed1);
+    const next = mulberry32(0x5eed1);
     const lastBakeId = () => {
       const s = ProjectStore.open(project);
       try {
@@ -156,7 +146,7 @@ describe('walkbench project killed with SIGKILL', () => {
       const full = await runCli(['project', 'export', project, '--to', game]);
       expect(full.code, full.stderr).toBe(0);
 
-      const next = random(0x5eed2);
+      const next = mulberry32(0x5eed2);
       let kills = 0;
       let cutMidway = 0;
       for (let round = 0; kills < KILLS && round < KILLS * 3; round++) {

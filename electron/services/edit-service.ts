@@ -175,6 +175,9 @@ export function createEditService(options: EditServiceOptions): EditService {
   }
 
   function writeFailureFindings(p: OpenProject, fileId: number): Finding[] {
+    // A failed write stays pending; once the file's bytes were written since (an undo back
+    // to writable bytes writes them at once), the failure is gone with it.
+    if (p.writeFailures.has(fileId) && !p.store.fileById(fileId)?.editWritePending) p.writeFailures.delete(fileId);
     const message = p.writeFailures.get(fileId);
     return message ? [error('edit.unwritable', `${message}; the edits are kept in the history: undo the last ones to make the file writable again`)] : [];
   }
@@ -238,8 +241,11 @@ export function createEditService(options: EditServiceOptions): EditService {
     const ids = [...new Set(fileIds)];
     for (const id of fileIds) {
       const f = p.store.fileById(id);
-      const trx = f && (f.kind === 'trn' || f.kind === 'git') ? areaTrxOf(p.store, f) : undefined;
+      const trx = f ? areaTrxOf(p.store, f) : undefined;
       if (trx && !ids.includes(trx.id)) ids.push(trx.id);
+      // The area's TRN and GIT show its TRX's bake state (file-bake-state.ts bakedFileOf): they follow it.
+      const area = trx ? nwn2AreaFiles(p.store, trx) : {};
+      for (const x of [area.trn, area.git]) if (x && !ids.includes(x.id)) ids.push(x.id);
     }
     return ids.map((id) => p.store.fileById(id)).filter((f): f is FileRecord => f !== undefined).map((f) => fileStateOf(p.store, f));
   }

@@ -78,8 +78,12 @@ export interface WalkbenchContract {
   'project.open': { params: { path: string }; result: ProjectTree };
   /** Reads a file of the open project into the model: its saved edit if any, else its bytes. */
   'project.openFile': { params: { session: string; fileId: number }; result: OpenedFile };
-  /** Save Project As: copies the open project (history and bakes too) to `path` and opens the copy. */
-  'project.saveAs': { params: { session: string; path: string }; result: ProjectTree };
+  /**
+   * Save Project As: copies the open project (history and bakes too) to `path` and opens the
+   * copy. An existing file there is replaced only with `overwrite: true`; without it the call
+   * fails with `exists` (the page then asks the user) and nothing is written.
+   */
+  'project.saveAs': { params: { session: string; path: string; overwrite?: boolean | undefined }; result: ProjectTree };
   /** Revisions, edited marks and bake states of the open project's files (after a bake, an undo elsewhere…). */
   'project.state': { params: { session: string; fileIds?: number[] | undefined }; result: { session: string; files: ProjectFileState[] } };
   /** Edits of the open project's files, undoable across restarts (shared/ipc/edits-contract.ts). */

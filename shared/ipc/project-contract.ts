@@ -119,7 +119,15 @@ export const sessionSchema = s.string({ minLength: 8, maxLength: 128 });
 
 export const projectOpenSchema = s.object({ path: s.string({ minLength: 1, maxLength: MAX_PATH_LENGTH }) });
 export const projectFileSchema = s.object({ session: sessionSchema, fileId: s.number({ min: 1, max: Number.MAX_SAFE_INTEGER, integer: true }) });
-export const projectSaveAsSchema = s.object({ session: sessionSchema, path: s.string({ minLength: 1, maxLength: MAX_PATH_LENGTH }) });
+/**
+ * Save Project As. An existing file at `path` is replaced only when `overwrite` is true
+ * (the user said so); otherwise the call fails with `exists` and nothing is written.
+ */
+export const projectSaveAsSchema = s.object({
+  session: sessionSchema,
+  path: s.string({ minLength: 1, maxLength: MAX_PATH_LENGTH }),
+  overwrite: s.optional(s.boolean()),
+});
 export const projectStateSchema = s.object({
   session: sessionSchema,
   /** Only these files (default: every file of the project). */

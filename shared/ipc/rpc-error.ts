@@ -18,6 +18,8 @@ export type RpcErrorCode =
   | 'stale'
   /** The call exists but not in this transport (a native dialog in browser mode). */
   | 'unavailable'
+  /** The file the call would write exists, and the call did not say to replace it (Save As). */
+  | 'exists'
   | 'internal';
 
 export interface RpcErrorInfo {
@@ -73,6 +75,7 @@ const codes: readonly RpcErrorCode[] = [
   'forbidden',
   'stale',
   'unavailable',
+  'exists',
   'internal',
 ];
 

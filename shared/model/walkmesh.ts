@@ -1,3 +1,5 @@
+import { ModelMappingError } from './model-mapping-error';
+
 /**
  * The common walkmesh model every game maps to. Geometry and per-face attributes live in
  * typed arrays so that a 100,000-triangle mesh is a handful of allocations; the format's
@@ -53,7 +55,8 @@ export function createWalkmesh(init: WalkmeshInit): Walkmesh {
   const vertices = init.positions.length / 3;
   for (let i = 0; i < init.triangles.length; i++) {
     if (init.triangles[i]! >= vertices) {
-      throw new RangeError(`face ${Math.floor(i / 3)} uses vertex ${init.triangles[i]!} but the mesh has ${vertices} vertices`);
+      // The file's faces name a vertex it does not have: the input is at fault, not Walkbench.
+      throw new ModelMappingError(`face ${Math.floor(i / 3)} uses vertex ${init.triangles[i]!} but the mesh has ${vertices} vertices`);
     }
   }
   const faceWalkable = init.faceWalkable ?? new Uint8Array(faces).fill(1);

@@ -1,10 +1,11 @@
 import { GCProfiler } from 'node:v8';
 import { isMalformedInputError } from '../../shared/binary/malformed-input-error';
 import { collectGarbage } from '../bench/measure';
+import { takeInflatedBytes } from './fuzz-env';
 import type { CorpusEntry, CountField, FuzzTarget } from './fuzz-target';
 import type { FuzzStats } from './fuzz-stats';
 import { MAX_INSERT, planMutation, type Mutation } from './mutators';
-import { iterationRng } from './prng';
+import { iterationRng, type Rng } from './prng';
 
 /**
  * The memory bound of one parse: heap + ArrayBuffer growth over the parse may be at most
@@ -27,6 +28,10 @@ import { iterationRng } from './prng';
  */
 export const MEMORY_FACTOR = 4;
 export const MEMORY_ALLOWANCE = 1024 * 1024;
+/** Bound per byte inflated during the parse (targets reading compressed data; see fuzz-env.ts). */
+export const INFLATED_FACTOR = 4;
+/** Share of iterations given to the target's structure mutators, when it has any. */
+export const STRUCTURE_SHARE = 0.35;
 /** Inputs below this size are left out of the growth-ratio figure, where fixed costs dominate. */
 export const RATIO_FLOOR = 64 * 1024;
 
@@ -47,6 +52,8 @@ interface PreparedEntry extends CorpusEntry {
   /** The count fields, grouped by kind. */
   countKinds: CountField[][];
   countFields: number;
+  /** What the target's structure mutators know of this seed (undefined: none apply). */
+  structure: unknown;
 }
 
 function groupByKind(fields: readonly CountField[]): CountField[][] {
@@ -75,7 +82,7 @@ export class FuzzEngine {
   readonly seed: number;
   readonly corpus: readonly PreparedEntry[];
   /** Mutated inputs are built here, so an iteration allocates nothing before it parses. */
-  private readonly scratch: Uint8Array;
+  private scratch: Uint8Array;
   private readonly gcWatch = new GCProfiler();
   private lastRemeasured: unknown;
 
@@ -85,7 +92,7 @@ export class FuzzEngine {
     this.seed = seed;
     this.corpus = corpus.map((e) => {
       const fields = target.countFields?.(e.bytes) ?? [];
-      return { ...e, countKinds: groupByKind(fields), countFields: fields.length };
+      return { ...e, countKinds: groupByKind(fields), countFields: fields.length, structure: target.structure?.(e.bytes) };
     });
     this.scratch = new Uint8Array(Math.max(...corpus.map((e) => e.bytes.length)) + MAX_INSERT);
   }
@@ -93,6 +100,11 @@ export class FuzzEngine {
   plan(iteration: number): { entry: PreparedEntry; mutation: Mutation } {
     const rng = iterationRng(this.seed, iteration);
     const entry = this.corpus[rng.below(this.corpus.length)]!;
+    const structured = this.target.structureMutators;
+    if (structured && structured.length > 0 && entry.structure !== undefined && rng.next() < STRUCTURE_SHARE) {
+      const mutation = pickWeighted(rng, structured).plan(rng, entry.bytes, entry.structure);
+      if (mutation) return { entry, mutation };
+    }
     return { entry, mutation: planMutation(rng, entry.bytes, entry.countKinds) };
   }
 
@@ -107,6 +119,8 @@ export class FuzzEngine {
   /** Runs one iteration, records it in `stats`, and returns its failure if it failed. */
   run(iteration: number, stats: FuzzStats): FuzzFailure | undefined {
     const { entry, mutation } = this.plan(iteration);
+    // A structure mutation may build an input larger than any seed (a longer packet table).
+    if (mutation.length > this.scratch.length) this.scratch = new Uint8Array(mutation.length);
     mutation.write(entry.bytes, this.scratch);
     const input = this.scratch.subarray(0, mutation.length);
     const problem = this.evaluate(input, stats);
@@ -121,8 +135,8 @@ export class FuzzEngine {
    * failure, with a short `cause` that is the same for failures with one cause.
    */
   private evaluate(input: Uint8Array, stats: FuzzStats): Problem | null | undefined {
-    const bound = (this.target.memoryFactor ?? MEMORY_FACTOR) * input.length + MEMORY_ALLOWANCE;
     const target = this.target;
+    takeInflatedBytes();
     this.gcWatch.start();
     const before = memoryInUse();
     let parsed: unknown;
@@ -135,6 +149,8 @@ export class FuzzEngine {
       thrown = e;
     }
     const after = memoryInUse();
+    const inflated = takeInflatedBytes();
+    const bound = (target.memoryFactor ?? MEMORY_FACTOR) * input.length + (target.inflatedFactor ?? INFLATED_FACTOR) * inflated + MEMORY_ALLOWANCE;
     let growth = after - before;
     if ((this.gcWatch.stop()?.statistics.length ?? 0) > 0) {
       stats.recordRemeasure();
@@ -145,7 +161,7 @@ export class FuzzEngine {
       const how = threw ? `before throwing ${describe(thrown)}` : 'and accepted the input';
       return {
         kind: 'memory',
-        message: `memory grew by ${growth} bytes over the parse (bound ${bound} for ${input.length} input bytes) ${how}`,
+        message: `memory grew by ${growth} bytes over the parse (bound ${bound} for ${input.length} input bytes${inflated > 0 ? ` and ${inflated} inflated` : ''}) ${how}`,
         cause: threw ? `grew, then threw ${errorName(thrown)}` : 'grew, then accepted',
       };
     }
@@ -173,11 +189,21 @@ export class FuzzEngine {
       result = e;
     }
     const growth = memoryInUse() - before;
+    takeInflatedBytes();
     // Used after the measurement, so the result cannot be collected before it.
     this.lastRemeasured = result;
     this.lastRemeasured = undefined;
     return growth;
   }
+}
+
+function pickWeighted<T extends { weight: number }>(rng: Rng, items: readonly T[]): T {
+  let roll = rng.next() * items.reduce((s, m) => s + m.weight, 0);
+  for (const m of items) {
+    roll -= m.weight;
+    if (roll < 0) return m;
+  }
+  return items[items.length - 1]!;
 }
 
 interface Problem {

@@ -1,8 +1,11 @@
 import { parseArgs } from 'node:util';
 
 export interface FuzzOptions {
+  /** A target name, or `all` (every format target in turn). */
   target: string;
   iterations: number;
+  /** Minutes to run (each target, with `all`); undefined: until the iterations are done. */
+  minutes: number | undefined;
   /** First iteration (iterations are numbered, so one can be replayed alone). */
   start: number;
   seed: number;
@@ -19,8 +22,15 @@ export interface FuzzOptions {
   progressSeconds: number;
 }
 
-export const USAGE = `usage: npm run fuzz -- <target> [options]
-  --iterations N     mutated inputs to try (default 10000)
+/** With --minutes and no --iterations: no iteration limit (the largest the shared counters hold). */
+export const UNLIMITED_ITERATIONS = 0x7fffffff;
+
+export const USAGE = `usage: npm run fuzz -- <target>|all [options]
+  all                every format target in turn (not the canary), each for --minutes
+                     or --iterations, then a table of all of them
+  --minutes M        run for M minutes (per target with all; decimals allowed); the
+                     iterations are then unlimited unless --iterations is also given
+  --iterations N     mutated inputs to try (default 10000 without --minutes)
   --seed S           run seed, 0..2^32-1 (default: from the clock; always printed)
   --start I          first iteration number (default 0); replay one failure with
                      --seed S --start I --iterations 1
@@ -40,7 +50,8 @@ export function parseFuzzArgs(argv: readonly string[]): FuzzOptions {
     args: [...argv],
     allowPositionals: true,
     options: {
-      iterations: { type: 'string', default: '10000' },
+      iterations: { type: 'string' },
+      minutes: { type: 'string' },
       seed: { type: 'string' },
       start: { type: 'string', default: '0' },
       'timeout-ms': { type: 'string', default: '10000' },
@@ -54,9 +65,11 @@ export function parseFuzzArgs(argv: readonly string[]): FuzzOptions {
     },
   });
   if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'name a target' : `one target, not ${positionals.join(' ')}`);
+  const minutes = values.minutes === undefined ? undefined : positiveNumber(values.minutes, 'minutes');
   return {
     target: positionals[0]!,
-    iterations: integer(values.iterations, 'iterations', 1),
+    iterations: values.iterations !== undefined ? integer(values.iterations, 'iterations', 1, UNLIMITED_ITERATIONS) : minutes !== undefined ? UNLIMITED_ITERATIONS : 10000,
+    minutes,
     start: integer(values.start, 'start', 0),
     seed: values.seed === undefined ? (Date.now() ^ (process.pid << 16)) >>> 0 : integer(values.seed, 'seed', 0, 0xffffffff),
     timeoutMs: integer(values['timeout-ms'], 'timeout-ms', 1),
@@ -75,5 +88,11 @@ function integer(text: string, name: string, min: number, max = Number.MAX_SAFE_
   if (text.trim() === '' || !Number.isSafeInteger(n) || n < min || n > max) {
     throw new UsageError(`--${name} must be an integer from ${min} to ${max}, not ${text}`);
   }
+  return n;
+}
+
+function positiveNumber(text: string, name: string): number {
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isFinite(n) || n <= 0) throw new UsageError(`--${name} must be a number above 0, not ${text}`);
   return n;
 }

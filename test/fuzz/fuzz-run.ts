@@ -18,6 +18,8 @@ export interface RunResult {
   elapsedMs: number;
   /** Iterations not run because the failure limit was reached. */
   stoppedEarly: boolean;
+  /** The run ended because its --minutes were up. */
+  timeUp: boolean;
 }
 
 export interface RunHooks {
@@ -39,7 +41,9 @@ export async function runFuzz(engine: FuzzEngine, opts: FuzzOptions, hooks: RunH
   const signatures = new Map<string, SignatureCount>();
   let failureCount = 0;
   const started = performance.now();
-  const end = opts.start + opts.iterations;
+  const end = Math.min(opts.start + opts.iterations, 0x7fffffff);
+  const deadline = opts.minutes !== undefined ? started + opts.minutes * 60_000 : Infinity;
+  const timeUp = () => performance.now() >= deadline;
   let stop = false;
   const fail = (f: FuzzFailure) => {
     failureCount++;
@@ -55,7 +59,7 @@ export async function runFuzz(engine: FuzzEngine, opts: FuzzOptions, hooks: RunH
       : undefined;
   try {
     if (opts.inProcess) {
-      for (let i = opts.start; i < end && !stop; i++) {
+      for (let i = opts.start; i < end && !stop && !timeUp(); i++) {
         const f = engine.run(i, stats);
         if (f) fail(f);
         // Let the progress timer run now and then.
@@ -63,8 +67,8 @@ export async function runFuzz(engine: FuzzEngine, opts: FuzzOptions, hooks: RunH
       }
     } else {
       let next = opts.start;
-      while (next < end && !stop) {
-        const lost = await runWorker(opts, stats, next, end, fail, () => stop);
+      while (next < end && !stop && !timeUp()) {
+        const lost = await runWorker(opts, stats, next, end, fail, () => stop, deadline);
         if (!lost) break;
         // The worker died on iteration `lost.iteration`: count it, report it, resume after it.
         const { entry, mutation } = engine.plan(lost.iteration);
@@ -77,7 +81,7 @@ export async function runFuzz(engine: FuzzEngine, opts: FuzzOptions, hooks: RunH
     if (progress) clearInterval(progress);
   }
   const done = stats.completed >= opts.iterations;
-  return { stats, failureCount, signatures, elapsedMs: performance.now() - started, stoppedEarly: stop && !done };
+  return { stats, failureCount, signatures, elapsedMs: performance.now() - started, stoppedEarly: stop && !done, timeUp: !stop && !done && timeUp() };
 }
 
 /**
@@ -109,6 +113,7 @@ function runWorker(
   to: number,
   fail: (f: FuzzFailure) => void,
   shouldStop: () => boolean,
+  deadline: number,
 ): Promise<LostIteration | undefined> {
   stats.state = WorkerState.Idle;
   stats.iteration = from;
@@ -138,6 +143,12 @@ function runWorker(
     const watchdog = setInterval(
       () => {
         const now = performance.now();
+        if (now >= deadline && !stopping && !lost) {
+          // Time is up: the iteration in progress is dropped, not counted.
+          stopping = true;
+          void worker.terminate();
+          return;
+        }
         const state = stats.state;
         const i = stats.iteration;
         if (state !== WorkerState.Running) {
@@ -162,7 +173,7 @@ function runWorker(
           void worker.terminate();
         }
       },
-      Math.max(10, Math.min(1000, opts.timeoutMs / 4)),
+      Math.max(10, Math.min(250, opts.timeoutMs / 4)),
     );
     worker.on('message', (m: WorkerMessage) => {
       if (m.type === 'done') finished = true;

@@ -1,3 +1,6 @@
+import type { Mutation, StructureMutatorName } from './mutators';
+import type { Rng } from './prng';
+
 /**
  * What the fuzzer needs to know about one format: its seed inputs, where their count
  * fields are, how to parse, and what must hold for an input the parser accepts. The nav
@@ -49,4 +52,26 @@ export interface FuzzTarget<Parsed> {
    * typed columns take about 5x the file), so their honest bound is larger.
    */
   memoryFactor?: number;
+  /**
+   * Memory bound per byte the parse inflated through fuzzEnvironment (fuzz-env.ts), on top
+   * of `memoryFactor` per input byte (default 4: the inflated bytes, the document made from
+   * them and the inflater's chunks).
+   */
+  inflatedFactor?: number;
+  /** What the structure mutators need to know of a seed input (computed once per seed). */
+  structure?(bytes: Uint8Array): unknown;
+  /** The format's structure-aware mutators (mutators.ts STRUCTURE_MUTATORS). */
+  structureMutators?: readonly StructureMutator[];
+}
+
+/**
+ * One structure-aware mutator of a target: plans a mutation of a seed from its structure,
+ * or gives undefined when the seed has nothing it can attack (then a byte-level mutator
+ * is used). The planned mutation must be a function of `rng` and the seed alone.
+ */
+export interface StructureMutator {
+  name: StructureMutatorName;
+  /** Relative frequency among the target's structure mutators. */
+  weight: number;
+  plan(rng: Rng, base: Uint8Array, structure: unknown): Mutation | undefined;
 }

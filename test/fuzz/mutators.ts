@@ -1,11 +1,34 @@
 import type { CountField } from './fuzz-target';
 import type { Rng } from './prng';
 
-export const MUTATORS = ['bit-flip', 'byte-overwrite', 'truncate', 'insert', 'delete', 'count-inflate', 'count-zero-fill'] as const;
+/** Byte-level mutators: any format, any seed. */
+export const GENERIC_MUTATORS = ['bit-flip', 'byte-overwrite', 'truncate', 'insert', 'delete', 'count-inflate', 'count-zero-fill'] as const;
+/**
+ * Structure-aware mutators (issue 14): the attacks a format's structure allows, planned by
+ * each target (structure-mutators.ts) from what it knows of its seed:
+ * - `table-repeat`: a table entry repeated (a packet, resource or struct named many times);
+ * - `table-overlap`: table entries or sections laid over each other's bytes;
+ * - `sparse-inflate`: a sparse structure's dimensions inflated (a navmesh grid of millions of
+ *   empty cells, a tile grid), its bytes provided;
+ * - `zlib-bomb`: highly compressible data inside a compressed packet or record (made with
+ *   pako), or a compressed size that lies;
+ * - `non-finite`: NaN or ±Infinity written into geometry (vertices, normals, plane distances).
+ * SQLite files (Walkbench projects) have their own, page-aware attacks:
+ * - `cut-at-page`: the file cut at a page boundary (a copy interrupted between pages) or
+ *   inside a page;
+ * - `zero-page`: one page zeroed (a sector lost, a sparse file's hole);
+ * - `header-field`: a field of the 100-byte database header changed (application_id,
+ *   user_version, page size, page count, freelist, file format versions…);
+ * - `cut-tail`: a few trailing bytes dropped (an interrupted copy's last write).
+ */
+export const STRUCTURE_MUTATORS = ['table-repeat', 'table-overlap', 'sparse-inflate', 'zlib-bomb', 'non-finite', 'cut-at-page', 'zero-page', 'header-field', 'cut-tail'] as const;
+export const MUTATORS = [...GENERIC_MUTATORS, ...STRUCTURE_MUTATORS] as const;
 export type MutatorName = (typeof MUTATORS)[number];
+export type GenericMutatorName = (typeof GENERIC_MUTATORS)[number];
+export type StructureMutatorName = (typeof STRUCTURE_MUTATORS)[number];
 
 /** Relative frequency; count fields get the most, as that is where readers over-allocate. */
-const WEIGHTS: Record<MutatorName, number> = {
+const WEIGHTS: Record<GenericMutatorName, number> = {
   'bit-flip': 18,
   'byte-overwrite': 14,
   truncate: 10,
@@ -15,7 +38,7 @@ const WEIGHTS: Record<MutatorName, number> = {
   'count-zero-fill': 10,
 };
 
-const COUNT_MUTATORS: readonly MutatorName[] = ['count-inflate', 'count-zero-fill'];
+const COUNT_MUTATORS: readonly GenericMutatorName[] = ['count-inflate', 'count-zero-fill'];
 
 /** Most bytes an insertion adds (the scratch buffer is sized by it). */
 export const MAX_INSERT = 64;
@@ -26,10 +49,30 @@ export interface Mutation {
   description: string;
   /** The kind of count field a count mutator changed. */
   countKind?: string;
-  /** Length of the mutated input. */
-  length: number;
+  /** Length of the mutated input (a structure mutation builds its input to know it). */
+  readonly length: number;
   /** Writes the mutated input to `out[0, length)`; `out` must not be `base`. */
   write(base: Uint8Array, out: Uint8Array): void;
+}
+
+/**
+ * A mutation whose input is built whole by `build` (a structure mutation: re-compressing,
+ * rebuilding a table), once, on first use: planning stays cheap for the iterations the main
+ * thread only describes.
+ */
+export function builtMutation(mutator: StructureMutatorName, description: string, build: () => Uint8Array): Mutation {
+  let built: Uint8Array | undefined;
+  const bytes = () => (built ??= build());
+  return {
+    mutator,
+    description,
+    get length() {
+      return bytes().length;
+    },
+    write(_base, out) {
+      out.set(bytes());
+    },
+  };
 }
 
 const hex = (n: number) => `0x${n.toString(16)}`;
@@ -39,7 +82,7 @@ const hex = (n: number) => `0x${n.toString(16)}`;
  * count mutators.
  */
 export function planMutation(rng: Rng, base: Uint8Array, counts: readonly (readonly CountField[])[]): Mutation {
-  const names = MUTATORS.filter((m) => (!COUNT_MUTATORS.includes(m) || counts.length > 0) && (base.length > 0 || m === 'insert'));
+  const names = GENERIC_MUTATORS.filter((m) => (!COUNT_MUTATORS.includes(m) || counts.length > 0) && (base.length > 0 || m === 'insert'));
   let roll = rng.next() * names.reduce((s, m) => s + WEIGHTS[m], 0);
   let name = names[names.length - 1]!;
   for (const m of names) {
@@ -182,7 +225,7 @@ function countInflate(rng: Rng, base: Uint8Array, counts: readonly (readonly Cou
   const value = rng.pick(edgeValues(byteWidth, current));
   const after = offset + byteWidth;
   const zeros = zeroFill ? Math.min(base.length - after, rng.pick(ZERO_RUNS)) : 0;
-  const mutator: MutatorName = zeroFill ? 'count-zero-fill' : 'count-inflate';
+  const mutator: GenericMutatorName = zeroFill ? 'count-zero-fill' : 'count-inflate';
   return {
     mutator,
     countKind: kind,

@@ -1,6 +1,7 @@
 import { bitsOf, BWM_TYPE_AREA, floatsOf, type BwmDocument } from '../../formats/kotor/bwm-document';
 import { isWalkableMaterial, type WalkabilityTable } from '../../formats/kotor/surface-materials';
 import { ModelMappingError } from '../../model/model-mapping-error';
+import { floatsOfBits, requireFinite, requireFiniteVertices } from '../non-finite-geometry';
 import { computeWalkableAdjacency } from './bwm-adjacency';
 import { buildAabbTree } from './bwm-aabb';
 import { faceEdgeTransitions, walkableFirstOrder } from './bwm-face-order';
@@ -54,10 +55,15 @@ export function bakeInputOf(doc: BwmDocument): BwmBakeInput {
  * room walkmesh (type 1) the AABB tree, walkable adjacency, perimeter edges in the game's
  * walk order and the perimeter loops. PWK/DWK get no tree and no walk tables, with
  * offsets 0 as MDLEdit writes them.
+ *
+ * Throws ModelMappingError for a face naming a vertex that does not exist, or a vertex or
+ * use point that is not a finite point (non-finite-geometry.ts).
  */
 export function bakeBwm(input: BwmBakeInput, table: WalkabilityTable, now: () => number = defaultClock): BwmBakeResult {
   const faces = input.faces.length / 3;
   const vertexCount = input.vertices.length / 3;
+  requireFiniteVertices(floatsOfBits(input.vertices), 'the walkmesh');
+  requireFinite(floatsOfBits(input.hooks), 3, "the walkmesh header's use points and position", 'point');
   for (let i = 0; i < input.faces.length; i++) {
     if (input.faces[i]! >= vertexCount) throw new ModelMappingError(`face ${Math.floor(i / 3)} uses vertex ${input.faces[i]!} but the walkmesh has ${vertexCount} vertices`);
   }

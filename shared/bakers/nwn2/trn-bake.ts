@@ -15,6 +15,7 @@ import { aswmPacketOf, type AswmPacket, type TrxDocument } from '../../formats/n
 import { triangleMinAltitude } from '../../geometry/polygon';
 import { overlappingTriangles } from '../../geometry/triangle-overlap';
 import { ModelMappingError } from '../../model/model-mapping-error';
+import { floatsOfBits, requireFinite, requireFiniteVertices } from '../non-finite-geometry';
 import { removeBorder } from './border-removal';
 import { applyPlaceables, type PlaceableModel, type PlaceableStats, type PlacedModel } from './placeable-walkmesh';
 import { retile, type RetileReport } from './retile';
@@ -116,7 +117,9 @@ const defaultClock = platformClock ? () => platformClock.now() : () => Date.now(
  * tables (edges, links, tile path tables, islands, island paths: trx-rebake.ts).
  *
  * Throws ModelMappingError when the result cannot be stored (a tile over the walkable
- * limit that cannot be re-triangulated below it, a triangle outside the grid…).
+ * limit that cannot be re-triangulated below it, a triangle outside the grid…), and for
+ * inputs that are not finite (non-finite-geometry.ts): a TRN vertex, a cutter point, a
+ * placeable's position, bearing or scale, or a vertex of its model's walkmesh.
  */
 export function bakeTrn(input: TrnBakeInput): TrnBakeResult {
   const o = input.options ?? {};
@@ -128,6 +131,7 @@ export function bakeTrn(input: TrnBakeInput): TrnBakeResult {
   const source = packet.aswm.version === ASWM_CURRENT_VERSION ? packet.aswm : convertAswmVersion(packet.aswm, ASWM_CURRENT_VERSION);
   const tileWidth = floatOfBits(source.tileWidth);
   const grid = { gridWidth: source.gridWidth, gridHeight: source.gridHeight, tileWidth };
+  requireFiniteVertices(floatsOfBits(source.vertices), 'the TRN walkmesh');
 
   let s = surfaceFromAswm(source);
   const inputFigures = figures(s);
@@ -148,7 +152,11 @@ export function bakeTrn(input: TrnBakeInput): TrnBakeResult {
       const model = input.placeableModels?.(pl.appearance);
       if (!model) placeableReport.missingModel.push({ index: pl.index, appearance: pl.appearance });
       else if (model.walkmeshes.length === 0) placeableReport.noWalkmesh.push({ index: pl.index, model: model.name });
-      else placed.push({ placeable: pl, model });
+      else {
+        requireFiniteGitPlaceable(pl);
+        for (const w of model.walkmeshes) requireFiniteVertices(w.positions, `placeable #${pl.index} (model ${model.name}), walkmesh ${w.name}`);
+        placed.push({ placeable: pl, model });
+      }
     }
     if (placed.length > 0) {
       const r = applyPlaceables(s, placed, { snap, stepHeight: o.stepHeight });
@@ -160,6 +168,7 @@ export function bakeTrn(input: TrnBakeInput): TrnBakeResult {
 
   const cutters = readGitWalkmeshCutters(input.git);
   let cutStats: CutStats | null = null;
+  if (o.cutters !== false) for (const c of cutters) requireFinite(c.polygon, 2, `walkmesh cutter #${c.index} of the GIT (TriggerList)`, 'point');
   if (o.cutters !== false && cutters.length > 0) {
     const r = cutSurface(s, cutters.map((c) => ({ rings: [c.polygon] })), { snap });
     s = r.surface;
@@ -252,4 +261,14 @@ export function assembleTrxAswm(source: AswmDocument, s: TrnSurface): AswmDocume
 
 function bakedPacket(p: AswmPacket, aswm: AswmDocument): AswmPacket {
   return { kind: 'aswm', type: p.type, payload: new Uint8Array(0), aswm, compressed: true, inflated: new Uint8Array(0) };
+}
+
+/** A placed placeable's position, bearing and scale must be finite numbers. */
+function requireFiniteGitPlaceable(pl: ReturnType<typeof readGitPlaceables>[number]): void {
+  const values = [pl.x, pl.y, pl.z, pl.bearing, pl.scale.x, pl.scale.y, pl.scale.z];
+  if (values.every(Number.isFinite)) return;
+  throw new ModelMappingError(
+    `the GIT (Placeable List): placeable #${pl.index} is at (${pl.x}, ${pl.y}, ${pl.z}) with bearing ${pl.bearing} and scale (${pl.scale.x}, ${pl.scale.y}, ${pl.scale.z}); ` +
+      'a bake needs finite numbers (NaN and infinities are refused): fix or remove it',
+  );
 }

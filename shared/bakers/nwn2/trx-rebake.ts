@@ -1,4 +1,5 @@
 import { ModelMappingError } from '../../model/model-mapping-error';
+import { floatsOfBits, requireFinite, requireFiniteVertices } from '../non-finite-geometry';
 import { ASWM_CURRENT_VERSION, type AswmDocument, type AswmTiles } from '../../formats/nwn2/aswm-document';
 import { aswmPacketOf, type TrxDocument } from '../../formats/nwn2/trx-document';
 import { convertAswmVersion } from '../../formats/nwn2/aswm-version';
@@ -80,7 +81,8 @@ export interface BakeResult {
  * Every step is linear in the triangles, except the island path table, which has one
  * entry per pair of islands (its Dijkstra runs are O(I · A log I)).
  *
- * Throws ModelMappingError when the mesh cannot be baked: a triangle using a vertex twice
+ * Throws ModelMappingError when the mesh cannot be baked: a vertex, triangle normal or plane
+ * offset that is not a finite number (non-finite-geometry.ts), a triangle using a vertex twice
  * or one that does not exist, tiles claiming the same triangle, a tile with more than 127
  * walkable triangles, or more than 4,096 islands (their table would pass the 128 MiB a
  * walkmesh may take).
@@ -90,6 +92,9 @@ export function rebakeAswm(input: AswmDocument, options: BakeOptions = {}): Bake
   const t0 = now();
   const a = input.version === ASWM_CURRENT_VERSION ? input : convertAswmVersion(input, ASWM_CURRENT_VERSION);
   const V = a.vertices.length / 3;
+  requireFiniteVertices(floatsOfBits(a.vertices), 'the walkmesh');
+  requireFinite(floatsOfBits(a.triNormal), 3, 'the walkmesh', 'triangle', 'has the stored normal');
+  requireFinite(floatsOfBits(a.triDot), 1, 'the walkmesh', 'triangle', 'has the stored plane offset');
   for (let i = 0; i < a.triVertices.length; i++) {
     if (a.triVertices[i]! >= V) throw new ModelMappingError(`triangle ${(i / 3) | 0} uses vertex ${a.triVertices[i]} but there are ${V} vertices`);
   }

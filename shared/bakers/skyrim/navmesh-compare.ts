@@ -82,9 +82,9 @@ function setOverlap(a: ArrayLike<number>, b: ArrayLike<number>): { matching: num
 /** Grid entries as numbers cell × 65536 + triangle. */
 function gridEntries(n: NvnmDocument): Float64Array {
   const out = new Float64Array(n.gridTriangles.length);
-  let o = 0;
-  for (let c = 0; c < n.gridCellCounts.length; c++) {
-    for (let i = 0; i < n.gridCellCounts[c]!; i++, o++) out[o] = c * 65536 + (n.gridTriangles[o]! & 0xffff);
+  for (let k = 0; k < n.gridCells.length; k++) {
+    const c = n.gridCells[k]!;
+    for (let o = n.gridCellStart[k]!; o < n.gridCellStart[k + 1]!; o++) out[o] = c * 65536 + (n.gridTriangles[o]! & 0xffff);
   }
   return out;
 }

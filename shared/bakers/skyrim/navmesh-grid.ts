@@ -1,4 +1,4 @@
-import type { NvnmDocument } from '../../formats/skyrim/nvnm-document';
+import { sparseGrid, type NvnmDocument, type NvnmGrid } from '../../formats/skyrim/nvnm-document';
 
 /**
  * The grid's 8 floats (max distance x, y; min x, y, z; max x, y, z) as the CK computes them:
@@ -46,7 +46,7 @@ function touches(xs: Float64Array, ys: Float64Array, x0: number, y0: number, x1:
   return true;
 }
 
-export type GridColumns = Pick<NvnmDocument, 'gridDivisor' | 'gridBounds' | 'gridCellCounts' | 'gridTriangles'>;
+export type GridColumns = NvnmGrid;
 
 /**
  * The NVNM grid (spec §7), refined on the fixtures: Y-major cells of the vertex AABB; a
@@ -108,7 +108,6 @@ export function buildGrid(n: NvnmDocument, divisor: number): GridColumns {
   return {
     gridDivisor: divisor,
     gridBounds: new Uint32Array(b.buffer),
-    gridCellCounts: Uint32Array.from(cells, (c) => c.length),
-    gridTriangles: Int16Array.from(cells.flat()),
+    ...sparseGrid(cells),
   };
 }

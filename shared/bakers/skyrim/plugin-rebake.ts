@@ -3,6 +3,7 @@ import type { NvnmDocument } from '../../formats/skyrim/nvnm-document';
 import type { PluginDocument, PluginItem, Subrecord } from '../../formats/skyrim/plugin-document';
 import { pluginNaviEntries, pluginNavmeshes } from '../../formats/skyrim/plugin-navmeshes';
 import { ModelMappingError } from '../../model/model-mapping-error';
+import { floatsOfBits, requireFiniteVertices } from '../non-finite-geometry';
 import { formIdHex } from '../../formats/skyrim/plugin-document';
 import { rebakeNvmi } from './navi-rebake';
 import { compareNavmesh, type NavmeshComparison } from './navmesh-compare';
@@ -67,7 +68,8 @@ export function replaceNavmeshData(items: readonly PluginItem[], nvnm: ReadonlyM
  * Recomputes what the Creation Kit derives for every live navmesh of the plugin (or one):
  * the NVNM's internal edge links, link bits, cover list and grid, and the NAVI override's
  * NVMI fields for it. Every other record and subrecord is the input's own object, so it is
- * written back byte for byte.
+ * written back byte for byte. Throws ModelMappingError for a navmesh vertex that is not a
+ * finite point (non-finite-geometry.ts), naming the navmesh and the vertex.
  */
 export function rebakePlugin(doc: PluginDocument, options: PluginRebakeOptions = {}): PluginRebake {
   const clock = options.clock ?? (() => 0);
@@ -87,6 +89,7 @@ export function rebakePlugin(doc: PluginDocument, options: PluginRebakeOptions =
       skipped.push(n.formId);
       continue;
     }
+    requireFiniteVertices(floatsOfBits(n.nvnm.vertices), `navmesh ${formIdHex(n.formId)}`);
     const t0 = clock();
     const baked = rebakeNavmesh(n.nvnm, options);
     const nvmiBefore = nvmiByNavmesh.get(n.formId);

@@ -1,6 +1,10 @@
+import type { ReadMemoryBound } from '../../binary/read-budget';
 import { MalformedInputError } from '../../binary/malformed-input-error';
 import { bytesToByteString } from './byte-string';
 import { BIF_FORMAT, BIF_HEADER_BYTES, BIF_VARIABLE_ENTRY_BYTES, type BifDocument, type BifResource } from './bif-document';
+
+/** readBif's memory bound (see ReadMemoryBound). */
+export const BIF_READ_MEMORY: ReadMemoryBound = { perInputByte: 16, perDecompressedByte: 0 };
 
 export function sniffBif(bytes: Uint8Array): boolean {
   return bytes.length >= 8 && bytesToByteString(bytes, 0, 8) === 'BIFFV1  ';
@@ -13,6 +17,10 @@ function fail(offset: number, field: string, expected: string, found: string): M
 /**
  * Reads a BIF V1 (see bif-document.ts). Resource data are views into `bytes`. Counts,
  * offsets and sizes are checked against the file (MalformedInputError, format `bif`).
+ *
+ * Memory bound (BIF_READ_MEMORY): resources are views (overlapping ones cost nothing), and
+ * each 16-byte table entry is an object and a view of about 150 bytes: at most 16 bytes
+ * per input byte, nothing decompressed.
  */
 export function readBif(bytes: Uint8Array): BifDocument {
   const len = bytes.length;

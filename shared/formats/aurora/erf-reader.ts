@@ -1,3 +1,4 @@
+import type { ReadMemoryBound } from '../../binary/read-budget';
 import { MalformedInputError } from '../../binary/malformed-input-error';
 import { bytesToByteString, bytesToByteStringZ, isPrintableTag } from './byte-string';
 import {
@@ -12,6 +13,9 @@ import {
   type ErfResource,
   type ErfVersion,
 } from './erf-document';
+
+/** readErf's memory bound (see ReadMemoryBound). */
+export const ERF_READ_MEMORY: ReadMemoryBound = { perInputByte: 8, perDecompressedByte: 0 };
 
 /** Containers with an ERF-like signature but another layout (KotOR RIM, KEY/BIF). */
 const NOT_ERF = new Set(['RIM ', 'KEY ', 'BIFF']);
@@ -34,6 +38,10 @@ function fail(offset: number, field: string, expected: string, found: string): M
  * field and its offset. A file whose layout the canonical writer would not reproduce
  * (gaps, other section order, ids ≠ positions, garbage after resref NULs…) keeps a
  * reference to `bytes` in `preserved`, so an unedited document is written back as read.
+ *
+ * Memory bound (ERF_READ_MEMORY): resources are views, entries may name each stretch of
+ * data at most about 8 times over in all, and each entry (32 or 48 bytes in the file) is an
+ * object of about 150 bytes: at most 8 bytes per input byte, nothing decompressed.
  */
 export function readErf(bytes: Uint8Array): ErfDocument {
   const len = bytes.length;

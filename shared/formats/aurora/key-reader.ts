@@ -1,6 +1,10 @@
+import type { ReadMemoryBound } from '../../binary/read-budget';
 import { MalformedInputError } from '../../binary/malformed-input-error';
 import { bytesToByteString, bytesToByteStringZ } from './byte-string';
 import { KEY_ENTRY_BYTES, KEY_FILE_ENTRY_BYTES, KEY_FORMAT, KEY_HEADER_BYTES, type KeyBif, type KeyDocument, type KeyEntry } from './key-document';
+
+/** readKey's memory bound (see ReadMemoryBound). */
+export const KEY_READ_MEMORY: ReadMemoryBound = { perInputByte: 16, perDecompressedByte: 0 };
 
 export function sniffKey(bytes: Uint8Array): boolean {
   return bytes.length >= 8 && bytesToByteString(bytes, 0, 8) === 'KEY V1  ';
@@ -12,8 +16,13 @@ function fail(offset: number, field: string, expected: string, found: string): M
 
 /**
  * Reads a KEY V1 (see key-document.ts). Counts are checked against the file before any
- * allocation, every name and table must lie inside the file, and every key must name a
- * BIF of the file table; failures are MalformedInputError (format `key`).
+ * allocation, every name and table must lie inside the file, BIF names may not overlap,
+ * and every key must name a BIF of the file table; failures are MalformedInputError
+ * (format `key`).
+ *
+ * Memory bound (KEY_READ_MEMORY): one object per file entry (12 bytes in the file) and per
+ * key (22 bytes), about 150 bytes each with their strings, and the names (which may not
+ * overlap) at most the file's bytes: at most 16 bytes per input byte, nothing decompressed.
  */
 export function readKey(bytes: Uint8Array): KeyDocument {
   const len = bytes.length;
@@ -42,6 +51,10 @@ export function readKey(bytes: Uint8Array): KeyDocument {
   table(keyTableOffset, 20, keyCount, 12, KEY_ENTRY_BYTES, 'key');
 
   const bifs = new Array<KeyBif>(bifCount);
+  // BIF names may not share bytes (each file entry names its own string): the names then
+  // add up to at most the file, however many entries there are.
+  const nameStart = new Float64Array(bifCount);
+  const nameEnd = new Float64Array(bifCount);
   for (let i = 0; i < bifCount; i++) {
     const e = fileTableOffset + i * KEY_FILE_ENTRY_BYTES;
     const nameOffset = u32(e + 4);
@@ -49,7 +62,25 @@ export function readKey(bytes: Uint8Array): KeyDocument {
     if (nameOffset > len || nameSize > len - nameOffset) {
       throw fail(e + 4, `bifs[${i}].name`, `a name of ${nameSize} byte(s) inside the ${len}-byte file`, `offset ${nameOffset}`);
     }
-    bifs[i] = { fileSize: u32(e), fileName: bytesToByteStringZ(bytes, nameOffset, nameOffset + nameSize), drives: view.getUint16(e + 10, true) };
+    nameStart[i] = nameOffset;
+    nameEnd[i] = nameOffset + nameSize;
+  }
+  // Empty names hold no bytes; among the others, any overlap shows between neighbours in offset order.
+  const order = Array.from({ length: bifCount }, (_, i) => i)
+    .filter((i) => nameEnd[i]! > nameStart[i]!)
+    .sort((a, b) => nameStart[a]! - nameStart[b]! || a - b);
+  for (let k = 1; k < order.length; k++) {
+    const a = order[k - 1]!;
+    const b = order[k]!;
+    if (nameStart[b]! < nameEnd[a]!) {
+      const later = Math.max(a, b);
+      const other = Math.min(a, b);
+      throw fail(fileTableOffset + later * KEY_FILE_ENTRY_BYTES + 4, `bifs[${later}].name`, `a name of its own (names may not overlap; bifs[${other}] names bytes ${nameStart[other]}..${nameEnd[other]})`, `bytes ${nameStart[later]}..${nameEnd[later]}`);
+    }
+  }
+  for (let i = 0; i < bifCount; i++) {
+    const e = fileTableOffset + i * KEY_FILE_ENTRY_BYTES;
+    bifs[i] = { fileSize: u32(e), fileName: bytesToByteStringZ(bytes, nameStart[i]!, nameEnd[i]!), drives: view.getUint16(e + 10, true) };
   }
   const keys = new Array<KeyEntry>(keyCount);
   for (let i = 0; i < keyCount; i++) {

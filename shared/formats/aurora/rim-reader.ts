@@ -1,6 +1,10 @@
+import type { ReadMemoryBound } from '../../binary/read-budget';
 import { MalformedInputError } from '../../binary/malformed-input-error';
 import { bytesToByteString, bytesToByteStringZ } from './byte-string';
 import { RIM_FORMAT, RIM_HEADER_BYTES, RIM_KEY_ENTRY_BYTES, RIM_RESREF_BYTES, type RimDocument, type RimResource } from './rim-document';
+
+/** readRim's memory bound (see ReadMemoryBound). */
+export const RIM_READ_MEMORY: ReadMemoryBound = { perInputByte: 8, perDecompressedByte: 0 };
 
 export function sniffRim(bytes: Uint8Array): boolean {
   return bytes.length >= 8 && bytesToByteString(bytes, 0, 8) === 'RIM V1.0';
@@ -16,6 +20,10 @@ function fail(offset: number, field: string, expected: string, found: string): M
  * (MalformedInputError, format `rim`). A file the canonical writer would not reproduce
  * (BioWare's padded data, non-zero reserved bytes, ids ≠ positions…) keeps `bytes` in
  * `preserved` so that an unedited document is written back as read.
+ *
+ * Memory bound (RIM_READ_MEMORY): resources are views (their sizes add up to at most about
+ * 8 times the file), and each 32-byte key entry is an object of about 150 bytes: at most
+ * 8 bytes per input byte, nothing decompressed.
  */
 export function readRim(bytes: Uint8Array): RimDocument {
   const len = bytes.length;

@@ -1,3 +1,4 @@
+import type { ReadMemoryBound } from '../../binary/read-budget';
 import { BinaryReader } from '../../binary/binary-reader';
 import { MalformedInputError } from '../../binary/malformed-input-error';
 import { byteStringToBytes, bytesToByteString } from './byte-string';
@@ -218,6 +219,15 @@ export class TwoDaBinary implements TwoDaTable {
   }
 }
 
+/** readTwoDaBinary's memory bound (see ReadMemoryBound). */
+export const TWODA_BINARY_READ_MEMORY: ReadMemoryBound = { perInputByte: 16, perDecompressedByte: 0 };
+
+/**
+ * Reads a binary 2DA (V2.b). Memory bound (TWODA_BINARY_READ_MEMORY): a row label per
+ * label of at least one byte, 8 bytes per 2-byte cell offset, a string per distinct cell
+ * offset (cached: the same offset is one string), and the string-end table of 4 bytes per
+ * data byte: at most 16 bytes per input byte, nothing decompressed.
+ */
 export function readTwoDaBinary(bytes: Uint8Array): TwoDaBinary {
   return TwoDaBinary.read(bytes);
 }

@@ -1,3 +1,4 @@
+import type { ReadMemoryBound } from '../../binary/read-budget';
 import { MalformedInputError } from '../../binary/malformed-input-error';
 import { byteStringToBytes, bytesToByteString } from './byte-string';
 import { TWODA_EMPTY, type TwoDaTable } from './twoda-table';
@@ -198,7 +199,16 @@ export function parseTwoDaText(text: string): TwoDaText {
   return TwoDaText.parse(text);
 }
 
-/** Reads a 2DA V2.0 file from its bytes (any code page; see byte-string.ts). */
+/** readTwoDaText's memory bound (see ReadMemoryBound). */
+export const TWODA_TEXT_READ_MEMORY: ReadMemoryBound = { perInputByte: 16, perDecompressedByte: 0 };
+
+/**
+ * Reads a 2DA V2.0 file from its bytes (any code page; see byte-string.ts).
+ *
+ * Memory bound (TWODA_TEXT_READ_MEMORY): the text (a byte per byte), its lines (a string
+ * per line of at least one byte, about 8 measured on real tables) and their positions;
+ * rows are tokenized only when read: at most 16 bytes per input byte, nothing decompressed.
+ */
 export function readTwoDaText(bytes: Uint8Array): TwoDaText {
   return TwoDaText.parse(bytesToByteString(bytes));
 }

@@ -1,3 +1,4 @@
+import type { ReadMemoryBound } from '../../binary/read-budget';
 import { BinaryReader } from '../../binary/binary-reader';
 import { MalformedInputError } from '../../binary/malformed-input-error';
 import {
@@ -9,6 +10,9 @@ import {
   type BwmSectionName,
   type EmptyOffsetStyle,
 } from './bwm-document';
+
+/** readBwm's memory bound (see ReadMemoryBound). */
+export const BWM_READ_MEMORY: ReadMemoryBound = { perInputByte: 4, perDecompressedByte: 0 };
 
 const MAGIC = 0x204d5742; // "BWM "
 const VERSION = 0x302e3156; // "V1.0"
@@ -23,11 +27,29 @@ interface SectionRef {
   countAt: number;
 }
 
+/** Header position of each section's offset field. */
+const HEADER_OFFSET_FIELD: Record<BwmSectionName, number> = {
+  vertices: 0x4c,
+  faces: 0x54,
+  materials: 0x58,
+  normals: 0x5c,
+  planes: 0x60,
+  aabb: 0x68,
+  adjacency: 0x74,
+  edges: 0x7c,
+  perimeters: 0x84,
+};
+
 /**
  * Reads a BWM V1.0 file. Every count and offset is checked against the file size before
- * anything is allocated, so garbage headers fail with a MalformedInputError naming the
- * field; content that is merely wrong (bad edge indices, inverted boxes, a zero perimeter
- * count) is read as stored and left to validation.
+ * anything is allocated, and sections may not overlap, so garbage headers fail with a
+ * MalformedInputError naming the field; content that is merely wrong (bad edge indices,
+ * inverted boxes, a zero perimeter count) is read as stored and left to validation.
+ *
+ * Memory bound: the sections are disjoint parts of the file and each is read into columns
+ * of its own size (the edges twice: 16 bytes per 8-byte edge), plus a copy of the file
+ * when its layout is not canonical and of the bytes after the last section: at most
+ * 4 bytes per input byte, nothing decompressed (BWM_READ_MEMORY).
  */
 export function readBwm(bytes: Uint8Array): BwmDocument {
   const r = new BinaryReader(bytes, BWM_FORMAT);
@@ -83,6 +105,24 @@ export function readBwm(bytes: Uint8Array): BwmDocument {
       throw new MalformedInputError({ format: BWM_FORMAT, offset: s.countAt, field: `${s.name} count`, expected: `a count whose ${s.size}-byte items fit in the ${bytes.length - s.offset} byte(s) after offset ${s.offset}`, found: String(s.count) });
     }
     end = Math.max(end, s.offset + s.count * s.size);
+  }
+  // Sections may not share bytes (no writer lays one table over another): each file byte
+  // is then read into at most one column.
+  const filled = sections.filter((s) => s.count > 0).sort((a, b) => a.offset - b.offset);
+  for (let i = 1; i < filled.length; i++) {
+    const prev = filled[i - 1]!;
+    const s = filled[i]!;
+    if (s.offset < prev.offset + prev.count * prev.size) {
+      const later = sections.indexOf(s) > sections.indexOf(prev) ? s : prev;
+      const other = later === s ? prev : s;
+      throw new MalformedInputError({
+        format: BWM_FORMAT,
+        offset: HEADER_OFFSET_FIELD[later.name],
+        field: `${later.name}Offset`,
+        expected: `a section of its own: the ${later.name} (${later.count} × ${later.size} bytes) may not overlap the ${other.name} at ${other.offset}..${other.offset + other.count * other.size}`,
+        found: String(later.offset),
+      });
+    }
   }
 
   const words = (s: SectionRef, perItem: number): Uint32Array => {

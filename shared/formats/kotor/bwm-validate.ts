@@ -30,6 +30,23 @@ export function validateBwm(doc: BwmDocument, table: WalkabilityTable = DEFAULT_
   const isArea = doc.type === BWM_TYPE_AREA;
   if (doc.type !== 0 && doc.type !== 1) sink.error('bwm.header.type', undefined, () => `walkmesh type ${doc.type} is neither 1 (room) nor 0 (placeable/door)`);
 
+  // Geometry the game needs: every vertex, use point and stored normal or plane distance a
+  // finite number. A face with a corner that is not is reported through its vertex, and
+  // nothing derived from it is compared (no "planar distance NaN should be NaN").
+  const finite = new Uint8Array(vertexCount);
+  for (let v = 0; v < vertexCount; v++) {
+    const x = P[3 * v]!, y = P[3 * v + 1]!, z = P[3 * v + 2]!;
+    if (Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z)) finite[v] = 1;
+    else sink.error('bwm.vertex.not-finite', undefined, () => `vertex ${v} is at (${x}, ${y}, ${z}); every coordinate must be a finite number`);
+  }
+  const H = floatsOf(doc.hooks);
+  const hookNames = ['relative use point 1', 'relative use point 2', 'absolute use point 1', 'absolute use point 2', 'position'];
+  for (let h = 0; h < 5; h++) {
+    if (!Number.isFinite(H[3 * h]!) || !Number.isFinite(H[3 * h + 1]!) || !Number.isFinite(H[3 * h + 2]!)) {
+      sink.error('bwm.hook.not-finite', undefined, () => `the header's ${hookNames[h]} is (${H[3 * h]}, ${H[3 * h + 1]}, ${H[3 * h + 2]}); every coordinate must be a finite number`);
+    }
+  }
+
   let badIndex = false;
   for (let i = 0; i < doc.faces.length; i++) {
     if (doc.faces[i]! >= vertexCount) {
@@ -55,6 +72,16 @@ export function validateBwm(doc: BwmDocument, table: WalkabilityTable = DEFAULT_
   const D = floatsOf(doc.planes);
   for (let f = 0; f < faces; f++) {
     const a = doc.faces[3 * f]!, b = doc.faces[3 * f + 1]!, c = doc.faces[3 * f + 2]!;
+    let storedOk = true;
+    if (!Number.isFinite(N[3 * f]!) || !Number.isFinite(N[3 * f + 1]!) || !Number.isFinite(N[3 * f + 2]!)) {
+      storedOk = false;
+      sink.error('bwm.face.normal-not-finite', { kind: 'face', id: f }, () => `face ${f}: the stored normal (${N[3 * f]}, ${N[3 * f + 1]}, ${N[3 * f + 2]}) is not a finite vector`);
+    }
+    if (!Number.isFinite(D[f]!)) {
+      storedOk = false;
+      sink.error('bwm.face.plane-not-finite', { kind: 'face', id: f }, () => `face ${f}: the stored planar distance ${D[f]} is not a finite number`);
+    }
+    if (!finite[a] || !finite[b] || !finite[c]) continue;
     const ux = P[3 * b]! - P[3 * a]!, uy = P[3 * b + 1]! - P[3 * a + 1]!, uz = P[3 * b + 2]! - P[3 * a + 2]!;
     const vx = P[3 * c]! - P[3 * a]!, vy = P[3 * c + 1]! - P[3 * a + 1]!, vz = P[3 * c + 2]! - P[3 * a + 2]!;
     const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
@@ -67,6 +94,7 @@ export function validateBwm(doc: BwmDocument, table: WalkabilityTable = DEFAULT_
       if (nz / len < -1e-6) sink.warning('bwm.face.walkable-down', { kind: 'face', id: f }, () => `walkable face ${f} faces down (normal z ${(nz / len).toFixed(4)})`);
       else if (Math.abs(nz / len) <= 1e-6) sink.warning('bwm.face.walkable-vertical', { kind: 'face', id: f }, () => `walkable face ${f} is vertical`);
     }
+    if (!storedOk) continue;
     const dn = Math.abs(N[3 * f]! - nx / len) + Math.abs(N[3 * f + 1]! - ny / len) + Math.abs(N[3 * f + 2]! - nz / len);
     if (!(dn < 1e-3)) sink.error('bwm.face.normal', { kind: 'face', id: f }, () => `face ${f}: stored normal (${N[3 * f]}, ${N[3 * f + 1]}, ${N[3 * f + 2]}) does not match its winding`);
     const d = -(N[3 * f]! * P[3 * a]! + N[3 * f + 1]! * P[3 * a + 1]! + N[3 * f + 2]! * P[3 * a + 2]!);
@@ -78,15 +106,15 @@ export function validateBwm(doc: BwmDocument, table: WalkabilityTable = DEFAULT_
     sink.error('bwm.edge.non-manifold', { kind: 'face', id: e.faces[0]! }, () => `the edge between vertices ${e.a} and ${e.b} is shared by ${e.faces.length} faces (${e.faces.join(', ')})`);
   }
 
-  if (isArea) validateWalkTables(doc, walkableCount, P, sink);
+  if (isArea) validateWalkTables(doc, walkableCount, P, finite, sink);
   else if (doc.adjacency.length + doc.edgeIndex.length + doc.perimeters.length + doc.aabb.length > 0) {
     sink.warning('bwm.object.tables', undefined, () => 'a placeable/door walkmesh (type 0) carries AABB or walk tables, which the game ignores');
   }
-  if (isArea) validateAabb(doc, P, sink);
+  if (isArea) validateAabb(doc, P, finite, sink);
   return sink.finish();
 }
 
-function validateWalkTables(doc: BwmDocument, walkableCount: number, P: Float32Array, sink: FindingSink): void {
+function validateWalkTables(doc: BwmDocument, walkableCount: number, P: Float32Array, finite: Uint8Array, sink: FindingSink): void {
   const stored = doc.adjacency;
   if (stored.length !== walkableCount * 3) {
     sink.error('bwm.adjacency.count', undefined, () => `adjacency has ${stored.length / 3} rows for ${walkableCount} walkable faces`);
@@ -129,11 +157,11 @@ function validateWalkTables(doc: BwmDocument, walkableCount: number, P: Float32A
     }
     if (doc.perimeters.length > 0 && previous !== doc.edgeIndex.length) sink.error('bwm.perimeters.last', undefined, () => `the last perimeter ends at ${previous}, not at the edge count ${doc.edgeIndex.length}`);
   }
-  findDuplicateVertexSeams(doc, rebuilt, P, sink);
+  findDuplicateVertexSeams(doc, rebuilt, P, finite, sink);
 }
 
 /** Walkable border edges whose endpoints coincide in position with another border edge: duplicate vertices that keep the two faces unlinked. */
-function findDuplicateVertexSeams(doc: BwmDocument, adjacency: Int32Array, P: Float32Array, sink: FindingSink): void {
+function findDuplicateVertexSeams(doc: BwmDocument, adjacency: Int32Array, P: Float32Array, finite: Uint8Array, sink: FindingSink): void {
   const byPosition = new Map<string, number>();
   const pos = (v: number): string => `${P[3 * v]},${P[3 * v + 1]},${P[3 * v + 2]}`;
   for (let s = 0; s < adjacency.length; s++) {
@@ -141,6 +169,7 @@ function findDuplicateVertexSeams(doc: BwmDocument, adjacency: Int32Array, P: Fl
     const f = (s / 3) | 0;
     const e = s - 3 * f;
     const a = doc.faces[s]!, b = doc.faces[3 * f + (e === 2 ? 0 : e + 1)]!;
+    if (!finite[a] || !finite[b]) continue;
     const twin = byPosition.get(`${pos(b)}|${pos(a)}`);
     if (twin !== undefined) {
       sink.warning('bwm.vertex.duplicate-seam', { kind: 'edge', id: s }, () => `${edgeName(s)} and ${edgeName(twin)} meet at the same positions through different (duplicate) vertices, so they are not adjacent`);
@@ -148,7 +177,7 @@ function findDuplicateVertexSeams(doc: BwmDocument, adjacency: Int32Array, P: Fl
   }
 }
 
-function validateAabb(doc: BwmDocument, P: Float32Array, sink: FindingSink): void {
+function validateAabb(doc: BwmDocument, P: Float32Array, finite: Uint8Array, sink: FindingSink): void {
   const faces = doc.faces.length / 3;
   const nodes = doc.aabb.length / AABB_NODE_WORDS;
   const W = doc.aabb;
@@ -159,7 +188,10 @@ function validateAabb(doc: BwmDocument, P: Float32Array, sink: FindingSink): voi
   const leafOf = new Int32Array(faces).fill(-1);
   for (let k = 0; k < nodes; k++) {
     const o = k * AABB_NODE_WORDS;
-    for (let ax = 0; ax < 3; ax++) {
+    let boxOk = true;
+    for (let i = 0; i < 6; i++) if (!Number.isFinite(B[o + i]!)) boxOk = false;
+    if (!boxOk) sink.error('bwm.aabb.box-not-finite', undefined, () => `AABB node ${k}: its box (${Array.from(B.subarray(o, o + 6)).join(', ')}) is not made of finite numbers`);
+    for (let ax = 0; ax < 3 && boxOk; ax++) {
       if (!(B[o + ax]! <= B[o + 3 + ax]!)) { sink.error('bwm.aabb.inverted', undefined, () => `AABB node ${k}: min ${'xyz'[ax]} ${B[o + ax]} exceeds max ${B[o + 3 + ax]}`); break; }
     }
     if (W[o + 7] !== AABB_UNKNOWN_VALUE) sink.warning('bwm.aabb.unknown', undefined, () => `AABB node ${k}: the field that is always 4 holds ${W[o + 7]}`);
@@ -169,8 +201,9 @@ function validateAabb(doc: BwmDocument, P: Float32Array, sink: FindingSink): voi
       if (face >= faces) { sink.error('bwm.aabb.face', undefined, () => `AABB leaf ${k} names face ${face} of ${faces}`); continue; }
       if (leafOf[face]! >= 0) sink.error('bwm.aabb.face-twice', { kind: 'face', id: face }, () => `face ${face} is in AABB leaves ${leafOf[face]} and ${k}`);
       leafOf[face] = k;
-      for (let i = 0; i < 3; i++) {
+      for (let i = 0; i < 3 && boxOk; i++) {
         const v = doc.faces[3 * face + i]!;
+        if (!finite[v]) continue;
         for (let ax = 0; ax < 3; ax++) {
           const c = P[3 * v + ax]!;
           if (c < B[o + ax]! || c > B[o + 3 + ax]!) { sink.error('bwm.aabb.leaf-box', { kind: 'face', id: face }, () => `AABB leaf ${k}: face ${face} vertex ${v} lies outside its box`); i = 3; break; }

@@ -37,6 +37,21 @@ export function validateLyt(doc: LytDocument): Finding[] {
     if (first === undefined) firstIndex.set(key, i);
     else out.push(warning('lyt.room.duplicate', `room ${i} "${r.name}" repeats room ${first} (names ignore case)`, { kind: 'room', id: i }));
   });
+  // Room positions place the rooms' walkmeshes in the world: an overflowing number (1e999) is infinite.
+  const place = (kind: string, list: readonly { name: string; x: number; y: number; z: number }[], subject: boolean) =>
+    list.forEach((r, i) => {
+      if (Number.isFinite(r.x) && Number.isFinite(r.y) && Number.isFinite(r.z)) return;
+      const message = `${kind} ${i} "${r.name}" is at (${r.x}, ${r.y}, ${r.z}); every coordinate must be a finite number`;
+      out.push(subject ? error('lyt.position-not-finite', message, { kind: 'room', id: i }) : error('lyt.position-not-finite', message));
+    });
+  place('room', doc.rooms, true);
+  place('track', doc.tracks, false);
+  place('obstacle', doc.obstacles, false);
+  doc.doorHooks.forEach((d, i) => {
+    if (![d.x, d.y, d.z, ...d.orientation].every(Number.isFinite)) {
+      out.push(error('lyt.position-not-finite', `door hook ${i} "${d.door}" is at (${d.x}, ${d.y}, ${d.z}) turned by (${d.orientation.join(', ')}); every number must be finite`));
+    }
+  });
   doc.doorHooks.forEach((d, i) => {
     if (!firstIndex.has(d.room.toLowerCase())) {
       out.push(warning('lyt.doorhook.unknown-room', `door hook ${i} "${d.door}" names room "${d.room}", which the layout does not list`));

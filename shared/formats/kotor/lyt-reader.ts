@@ -1,3 +1,4 @@
+import type { ReadMemoryBound } from '../../binary/read-budget';
 import { MalformedInputError } from '../../binary/malformed-input-error';
 import { bytesToByteString } from '../aurora/byte-string';
 import {
@@ -11,6 +12,9 @@ import {
   type LytSourceLayout,
   type LytSourceSection,
 } from './lyt-document';
+
+/** readLyt's memory bound (see ReadMemoryBound). */
+export const LYT_READ_MEMORY: ReadMemoryBound = { perInputByte: 64, perDecompressedByte: 0 };
 
 const NUMBER = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?$/i;
 
@@ -49,6 +53,11 @@ export function sniffLyt(bytes: Uint8Array): boolean {
  * tabs (K1CP files mix both), blank lines are ignored and sections may come in any order.
  * A row count is never trusted: rows are read line by line and a count larger than the
  * rows present is a MalformedInputError (format `kotor-lyt`) naming the section.
+ *
+ * Memory bound (LYT_READ_MEMORY): the text, and per non-blank line (at least 2 bytes) a
+ * line record, its tokens and at most one row: at most 64 bytes per input byte (a layout
+ * is a few kilobytes; the bound matters for a file made of one-letter lines), nothing
+ * decompressed.
  */
 export function readLyt(bytes: Uint8Array): LytDocument {
   const text = bytesToByteString(bytes);

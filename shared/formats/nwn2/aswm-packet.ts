@@ -1,5 +1,6 @@
 import { BinaryReader } from '../../binary/binary-reader';
 import { isMalformedInputError, MalformedInputError } from '../../binary/malformed-input-error';
+import { DecompressionBudget } from '../../binary/read-budget';
 import type { FormatEnvironment } from '../format-environment';
 import type { AswmDocument } from './aswm-document';
 import { ASWM_FORMAT, readAswm } from './aswm-reader';
@@ -26,8 +27,12 @@ export interface DecodedAswm {
  * raw walkmesh. `payloadOffset` is the payload's position in the file; errors inside the
  * decompressed data give that offset and name the position inside the decompressed
  * bytes in their field (`ASWM(decompressed)+0x1A2B triangle #12 …`).
+ *
+ * The declared uncompressed size is charged to `budget` (the whole file's decompression
+ * budget, see shared/binary/read-budget.ts; this payload's own when none is given) before
+ * anything is inflated, and the stream may not inflate past it.
  */
-export function decodeAswmPayload(payload: Uint8Array, payloadOffset: number, env: FormatEnvironment): DecodedAswm {
+export function decodeAswmPayload(payload: Uint8Array, payloadOffset: number, env: FormatEnvironment, budget = new DecompressionBudget(payload.length, env.limits)): DecodedAswm {
   const compressed = payload.length >= 4 && new DataView(payload.buffer, payload.byteOffset, 4).getUint32(0, true) === COMP_MAGIC;
   if (!compressed) return { aswm: readMapped(payload, payloadOffset, false), compressed, inflated: payload };
 
@@ -54,6 +59,7 @@ export function decodeAswmPayload(payload: Uint8Array, payloadOffset: number, en
       found: String(rawSize),
     });
   }
+  budget.charge(rawSize, ASWM_FORMAT, at(8), 'ASWM COMP uncompressed size');
   let inflated: unknown;
   try {
     inflated = env.zlib.inflate(payload.subarray(COMP_HEADER_BYTES, COMP_HEADER_BYTES + compSize), rawSize);

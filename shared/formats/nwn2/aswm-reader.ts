@@ -1,3 +1,4 @@
+import type { ReadMemoryBound } from '../../binary/read-budget';
 import { BinaryReader } from '../../binary/binary-reader';
 import {
   edgeReservedWords,
@@ -19,6 +20,7 @@ import {
   MIN_ISLAND_BYTES,
   minTileBytes,
   nodeToLocalEntryBytes,
+  pathHeaderBytes,
   TILE_HEADER_BYTES,
   triangleBytes,
   VERTEX_BYTES,
@@ -27,6 +29,9 @@ import { readU32s, readU32sInto } from './le-words';
 
 export const ASWM_FORMAT = 'nwn2-aswm';
 
+/** readAswm's memory bound (see ReadMemoryBound). */
+export const ASWM_READ_MEMORY: ReadMemoryBound = { perInputByte: 4, perDecompressedByte: 0 };
+
 /**
  * Parses a decompressed ASWM payload of version 0x69–0x6C (spec §3). Every count is checked
  * against the bytes left before anything is allocated from it; offsets in the thrown
@@ -34,6 +39,12 @@ export const ASWM_FORMAT = 'nwn2-aswm';
  *
  * Nothing is validated beyond what parsing needs (a bad index is a validation finding, not
  * a read error), except compressed path tables, whose layout nobody knows.
+ *
+ * Memory bound (ASWM_READ_MEMORY): every column is sized by a count whose records were
+ * checked to be in `data`, and each record's columns take at most the record's bytes,
+ * except tiles (about 1.5× their 71-byte minimum) and 0x6B node-to-local entries (a byte
+ * each, kept as u32); no field name or view is made per record: at most 4 bytes per input
+ * byte, the copy of the trailing bytes included (about 1.1 measured).
  */
 export function readAswm(data: Uint8Array): AswmDocument {
   const r = new BinaryReader(data, ASWM_FORMAT);
@@ -206,55 +217,72 @@ function readTiles(r: BinaryReader, dv: DataView, count: number, version: AswmVe
   const ntlBytes = nodeToLocalEntryBytes(version);
   const eBytes = edgeBytes(version);
 
+  // Field names are built only when a field is cut short or wrong: a walkmesh has up to
+  // thousands of tiles, and ten names per tile would allocate five times the tile's bytes.
+  const phb = pathHeaderBytes(version);
+  const v6c = version === 0x6c;
   for (let t = 0; t < count; t++) {
-    const tile = `tile #${t}`;
-    r.need(TILE_HEADER_BYTES, `${tile} header`);
-    name.set(data.subarray(r.offset, r.offset + 32), t * 32);
-    r.offset += 32;
-    ownsData[t] = r.u8(`${tile} owns_data`);
-    vertexCount[t] = r.u32(`${tile} vertices_count`);
-    edgeCount[t] = r.u32(`${tile} edges_count`);
-    triangleCount[t] = r.u32(`${tile} triangles_count`);
-    sizeX[t] = r.u32(`${tile} size_x`);
-    sizeY[t] = r.u32(`${tile} size_y`);
-    triangleOffset[t] = r.u32(`${tile} triangles_offset`);
+    if (r.end - r.offset < TILE_HEADER_BYTES) r.need(TILE_HEADER_BYTES, `tile #${t} header`);
+    const o = r.offset;
+    for (let i = 0; i < 32; i++) name[t * 32 + i] = data[o + i]!;
+    ownsData[t] = data[o + 32]!;
+    vertexCount[t] = dv.getUint32(o + 33, true);
+    edgeCount[t] = dv.getUint32(o + 37, true);
+    triangleCount[t] = dv.getUint32(o + 41, true);
+    sizeX[t] = dv.getUint32(o + 45, true);
+    sizeY[t] = dv.getUint32(o + 49, true);
+    triangleOffset[t] = dv.getUint32(o + 53, true);
+    r.offset = o + TILE_HEADER_BYTES;
 
     let owned = 0;
     if (ownsData[t] !== 0) {
       owned = vertexCount[t]! * 12 + edgeCount[t]! * eBytes;
       ownedAt[t] = r.offset;
-      r.need(owned, `${tile} own vertices and edges (owns_data is set)`);
+      if (owned > r.end - r.offset) r.need(owned, `tile #${t} own vertices and edges (owns_data is set)`);
       r.offset += owned;
     }
     ownedDataStart[t + 1] = ownedDataStart[t]! + owned;
 
     const headerAt = r.offset;
-    const pflags = r.u32(`${tile} path_table.flags`);
+    let pflags: number, localCount: number, n: number;
+    if (r.end - headerAt >= phb) {
+      pflags = dv.getUint32(headerAt, true);
+      localCount = v6c ? dv.getUint32(headerAt + 4, true) : data[headerAt + 4]!;
+      n = data[headerAt + (v6c ? 8 : 5)]!;
+      rleSize[t] = dv.getUint32(headerAt + (v6c ? 9 : 6), true);
+      r.offset = headerAt + phb;
+    } else {
+      // Cut short: read field by field, so that the error names the field that is missing.
+      const tile = `tile #${t}`;
+      pflags = r.u32(`${tile} path_table.flags`);
+      localCount = v6c ? r.u32(`${tile} path_table.local_count`) : r.u8(`${tile} path_table.local_count`);
+      n = r.u8(`${tile} path_table.node_count`);
+      rleSize[t] = r.u32(`${tile} path_table.rle_table_size`);
+    }
     if (pflags & (PATH_TABLE_RLE | PATH_TABLE_ZCOMPRESS)) {
-      throw r.error(`${tile} path_table.flags`, 'no RLE (0x1) or zcompress (0x2) bit: compressed path tables are not supported', hex(pflags), headerAt);
+      throw r.error(`tile #${t} path_table.flags`, 'no RLE (0x1) or zcompress (0x2) bit: compressed path tables are not supported', hex(pflags), headerAt);
     }
     pathFlags[t] = pflags;
-    const localCount = version === 0x6c ? r.u32(`${tile} path_table.local_count`) : r.u8(`${tile} path_table.local_count`);
-    const n = r.u8(`${tile} path_table.node_count`);
     nodeCount[t] = n;
-    rleSize[t] = r.u32(`${tile} path_table.rle_table_size`);
 
     ltnAt[t] = r.offset;
-    r.checkCount(localCount, 1, `${tile} path_table.local_count`, headerAt + 4);
+    if (localCount > r.end - r.offset) r.checkCount(localCount, 1, `tile #${t} path_table.local_count`, headerAt + 4);
     r.offset += localCount;
     localToNodeStart[t + 1] = localToNodeStart[t]! + localCount;
 
     ntlAt[t] = r.offset;
-    r.need(n * ntlBytes, `${tile} path_table.node_to_local (${n} entries)`);
+    if (n * ntlBytes > r.end - r.offset) r.need(n * ntlBytes, `tile #${t} path_table.node_to_local (${n} entries)`);
     r.offset += n * ntlBytes;
     nodeToLocalStart[t + 1] = nodeToLocalStart[t]! + (ntlBytes > 0 ? n : 0);
 
     nodesAt[t] = r.offset;
-    r.need(n * n, `${tile} path_table.nodes (${n}² entries)`);
+    if (n * n > r.end - r.offset) r.need(n * n, `tile #${t} path_table.nodes (${n}² entries)`);
     r.offset += n * n;
     nodesStart[t + 1] = nodesStart[t]! + n * n;
 
-    flags[t] = r.u32(`${tile} path_table.flags (after the tables)`);
+    if (r.end - r.offset < 4) r.need(4, `tile #${t} path_table.flags (after the tables)`);
+    flags[t] = dv.getUint32(r.offset, true);
+    r.offset += 4;
   }
 
   const ownedData = new Uint8Array(ownedDataStart[count]!);
@@ -263,14 +291,14 @@ function readTiles(r: BinaryReader, dv: DataView, count: number, version: AswmVe
   const nodes = new Uint8Array(nodesStart[count]!);
   for (let t = 0; t < count; t++) {
     const owned = ownedDataStart[t + 1]! - ownedDataStart[t]!;
-    if (owned > 0) ownedData.set(data.subarray(ownedAt[t]!, ownedAt[t]! + owned), ownedDataStart[t]!);
+    if (owned > 0) copyBytes(ownedData, ownedDataStart[t]!, data, ownedAt[t]!, owned);
     const l = localToNodeStart[t]!;
-    localToNode.set(data.subarray(ltnAt[t]!, ltnAt[t]! + localToNodeStart[t + 1]! - l), l);
+    copyBytes(localToNode, l, data, ltnAt[t]!, localToNodeStart[t + 1]! - l);
     const n = nodeCount[t]!;
     const k = nodeToLocalStart[t]!;
     if (ntlBytes === 4) readU32sInto(data, ntlAt[t]!, n, nodeToLocal, k);
     else if (ntlBytes === 1) for (let i = 0; i < n; i++) nodeToLocal[k + i] = dv.getUint8(ntlAt[t]! + i);
-    nodes.set(data.subarray(nodesAt[t]!, nodesAt[t]! + n * n), nodesStart[t]!);
+    copyBytes(nodes, nodesStart[t]!, data, nodesAt[t]!, n * n);
   }
 
   return {
@@ -311,26 +339,43 @@ function readIslands(r: BinaryReader, count: number): AswmIslands {
   const distAt = new Uint32Array(count);
   const exitAt = new Uint32Array(count);
 
+  const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  // As for tiles: names only for errors. An island's fixed part is 28 bytes (index, tile,
+  // centre, triangle count, adjacent count), each list then has its count in front.
+  const list = (i: number, name: string): number => {
+    if (r.end - r.offset < 4) r.need(4, `island #${i} ${name}.count`);
+    const n = dv.getUint32(r.offset, true);
+    r.offset += 4;
+    if (n * 4 > r.end - r.offset) r.checkCount(n, 4, `island #${i} ${name}.count`);
+    return n;
+  };
   for (let i = 0; i < count; i++) {
-    const island = `island #${i}`;
-    index[i] = r.u32(`${island} index`);
-    tile[i] = r.u32(`${island} tile`);
-    r.need(12, `${island} centre`);
-    readU32sInto(data, r.offset, 3, centre, i * 3);
-    r.offset += 12;
-    triangleCount[i] = r.u32(`${island} triangles_count`);
+    if (r.end - r.offset < 24) {
+      const island = `island #${i}`;
+      r.u32(`${island} index`);
+      r.u32(`${island} tile`);
+      r.need(12, `${island} centre`);
+      r.offset += 12;
+      r.u32(`${island} triangles_count`);
+    }
+    const o = r.offset;
+    index[i] = dv.getUint32(o, true);
+    tile[i] = dv.getUint32(o + 4, true);
+    readU32sInto(data, o + 8, 3, centre, i * 3);
+    triangleCount[i] = dv.getUint32(o + 20, true);
+    r.offset = o + 24;
 
-    const nAdj = r.checkCount(r.u32(`${island} adjacent_islands.count`), 4, `${island} adjacent_islands.count`);
+    const nAdj = list(i, 'adjacent_islands');
     adjAt[i] = r.offset;
     r.offset += nAdj * 4;
     adjacentStart[i + 1] = adjacentStart[i]! + nAdj;
 
-    const nDist = r.checkCount(r.u32(`${island} adjacent_islands_dist.count`), 4, `${island} adjacent_islands_dist.count`);
+    const nDist = list(i, 'adjacent_islands_dist');
     distAt[i] = r.offset;
     r.offset += nDist * 4;
     distanceStart[i + 1] = distanceStart[i]! + nDist;
 
-    const nExit = r.checkCount(r.u32(`${island} exit_triangles.count`), 4, `${island} exit_triangles.count`);
+    const nExit = list(i, 'exit_triangles');
     exitAt[i] = r.offset;
     r.offset += nExit * 4;
     exitStart[i + 1] = exitStart[i]! + nExit;
@@ -345,4 +390,13 @@ function readIslands(r: BinaryReader, count: number): AswmIslands {
     readU32sInto(data, exitAt[i]!, exitStart[i + 1]! - exitStart[i]!, exit, exitStart[i]!);
   }
   return { count, index, tile, centre, triangleCount, adjacentStart, adjacent, distanceStart, distance, exitStart, exit };
+}
+
+/** Copies `n` bytes; short runs byte by byte (no view is allocated per tile). */
+function copyBytes(to: Uint8Array, toAt: number, from: Uint8Array, fromAt: number, n: number): void {
+  if (n >= 256) {
+    to.set(from.subarray(fromAt, fromAt + n), toAt);
+    return;
+  }
+  for (let i = 0; i < n; i++) to[toAt + i] = from[fromAt + i]!;
 }

@@ -156,7 +156,26 @@ function validateTriangles(a: AswmDocument, out: FindingSink, V: number, E: numb
     if (flags & ~KNOWN_TRIANGLE_FLAGS & 0xffff) {
       out.warning('nwn2.triangle.unknown-flags', tri(t), () => `triangle ${t} has flag bits ${hex(flags & ~KNOWN_TRIANGLE_FLAGS & 0xffff)} that have no known meaning`);
     }
+    // The game takes heights from the stored plane and path distances from the stored centre.
+    const n0 = storedNormal[t * 3]!, n1 = storedNormal[t * 3 + 1]!, n2 = storedNormal[t * 3 + 2]!;
+    let storedOk = true;
+    if (!Number.isFinite(n0) || !Number.isFinite(n1) || !Number.isFinite(n2)) {
+      storedOk = false;
+      out.error('nwn2.triangle.normal-not-finite', tri(t), () => `triangle ${t}'s stored normal is (${n0}, ${n1}, ${n2}); every component must be a finite number`);
+    }
+    if (!Number.isFinite(storedDot[t]!)) {
+      storedOk = false;
+      out.error('nwn2.triangle.plane-not-finite', tri(t), () => `triangle ${t}'s stored plane offset is ${storedDot[t]}; it must be a finite number`);
+    }
+    if (!Number.isFinite(storedCentre[t * 2]!) || !Number.isFinite(storedCentre[t * 2 + 1]!)) {
+      storedOk = false;
+      out.error('nwn2.triangle.centre-not-finite', tri(t), () => `triangle ${t}'s stored centre is (${storedCentre[t * 2]}, ${storedCentre[t * 2 + 1]}); it must be a finite point`);
+    }
     if (!verticesOk) continue;
+    // A corner that is not a finite point is reported once, as a vertex; nothing derived from it is compared.
+    let finiteCorners = true;
+    for (let k = 0; k < 3; k++) for (let c = 0; c < 3; c++) if (!Number.isFinite(positions[vs[k]! * 3 + c]!)) finiteCorners = false;
+    if (!finiteCorners) continue;
 
     const area = signedArea2(positions, a.triVertices, t);
     const clockwise = (flags & TriangleFlag.clockwise) !== 0;
@@ -168,6 +187,7 @@ function validateTriangles(a: AswmDocument, out: FindingSink, V: number, E: numb
       );
     }
     deriveTriangle(positions, a.triVertices, flags, t, centre, normal, dot);
+    if (!storedOk) continue;
     if (Math.abs(centre[t * 2]! - storedCentre[t * 2]!) > CENTRE_TOLERANCE || Math.abs(centre[t * 2 + 1]! - storedCentre[t * 2 + 1]!) > CENTRE_TOLERANCE || !Number.isFinite(storedCentre[t * 2]! + storedCentre[t * 2 + 1]!)) {
       out.warning('nwn2.triangle.centre-stale', tri(t), () => `triangle ${t}'s stored centre (${storedCentre[t * 2]}, ${storedCentre[t * 2 + 1]}) is not the mean of its vertices (${centre[t * 2]}, ${centre[t * 2 + 1]}); the game uses it for path distances`);
     }

@@ -17,8 +17,21 @@ export function readU32s(bytes: Uint8Array, offset: number, count: number): Uint
   return out;
 }
 
-/** Copies `count` u32 from `bytes` at `offset` into `target` at `targetIndex`. */
+/** Below this many words a copy assembles them from bytes: no view is allocated per call. */
+const SMALL_COPY_WORDS = 32;
+
+/**
+ * Copies `count` u32 from `bytes` at `offset` into `target` at `targetIndex`. Short copies
+ * (a triangle's corners, an edge) allocate nothing: readers call this once per record, and
+ * two typed-array views per call would cost ten times the record's bytes.
+ */
 export function readU32sInto(bytes: Uint8Array, offset: number, count: number, target: Uint32Array, targetIndex: number): void {
+  if (count < SMALL_COPY_WORDS) {
+    for (let i = 0, o = offset; i < count; i++, o += 4) {
+      target[targetIndex + i] = (bytes[o]! | (bytes[o + 1]! << 8) | (bytes[o + 2]! << 16) | (bytes[o + 3]! << 24)) >>> 0;
+    }
+    return;
+  }
   if (LITTLE_ENDIAN_HOST) {
     new Uint8Array(target.buffer, target.byteOffset + targetIndex * 4, count * 4).set(bytes.subarray(offset, offset + count * 4));
   } else {

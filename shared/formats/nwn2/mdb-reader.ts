@@ -1,7 +1,11 @@
+import type { ReadMemoryBound } from '../../binary/read-budget';
 import { BinaryReader } from '../../binary/binary-reader';
 import { readU32s, fixedString } from './le-words';
 import { readNwn2Container } from './nwn2-container';
 import { MDB_FORMAT, type MdbDocument, type MdbWalkmesh } from './mdb-document';
+
+/** readMdb's memory bound (see ReadMemoryBound). */
+export const MDB_READ_MEMORY: ReadMemoryBound = { perInputByte: 32, perDecompressedByte: 0 };
 
 const WALK_HEADER_BYTES = 44;
 const WALK_VERTEX_BYTES = 12;
@@ -11,6 +15,11 @@ const WALK_FACE_BYTES = 10;
  * Reads an MDB model: the container, with WALK packets parsed (header with name, ui_flags
  * and counts; float3 vertices; faces of three u16 indices and a u32 flag set) and every
  * other packet kept as bytes. Throws MalformedInputError with file offsets.
+ *
+ * Memory bound (MDB_READ_MEMORY): the container's (nwn2-container.ts: packets may not
+ * overlap, at most 24 bytes per input byte), plus each WALK packet's columns, which take
+ * its vertex and face bytes once more (12 bytes per vertex, 10 per face, as stored): at
+ * most 32 bytes per input byte, nothing decompressed.
  */
 export function readMdb(bytes: Uint8Array): MdbDocument {
   const c = readNwn2Container(bytes, MDB_FORMAT);

@@ -41,7 +41,12 @@ export interface TrrnPayload {
   trailingBytes: number;
 }
 
-/** Parses a TRRN payload; `payloadOffset` makes error offsets file offsets. */
+/**
+ * Parses a TRRN payload; `payloadOffset` makes error offsets file offsets. Memory bound
+ * (part of TRX_READ_MEMORY): every count is checked against the bytes left, vertices and
+ * blades become columns of their own size (44 and 36 bytes), triangles and DDS images
+ * copies: about one byte per payload byte, and an object per grass entry of at least 68.
+ */
 export function readTrrn(payload: Uint8Array, payloadOffset = 0): TrrnPayload {
   const r = new BinaryReader(payload, TRRN_FORMAT);
   const dv = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);

@@ -43,6 +43,11 @@ export interface WatrPayload {
   trailingBytes: number;
 }
 
+/**
+ * Parses a WATR payload (`payloadOffset` makes error offsets file offsets). Memory bound
+ * (part of TRX_READ_MEMORY): counts checked against the bytes left, columns of the size of
+ * what they come from: about one byte per payload byte.
+ */
 export function readWatr(payload: Uint8Array, payloadOffset = 0): WatrPayload {
   const r = new BinaryReader(payload, WATR_FORMAT);
   const dv = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);

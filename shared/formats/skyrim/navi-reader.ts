@@ -9,7 +9,12 @@ function u32List(r: BinaryReader, itemWords: number, field: string): Uint32Array
   return out;
 }
 
-/** Parses one NVMI payload at `start`..`end` of `bytes`; `where` names the NAVI record. */
+/**
+ * Parses one NVMI payload at `start`..`end` of `bytes`; `where` names the NAVI record.
+ * Memory bound (part of PLUGIN_READ_MEMORY): every list count is checked against the bytes
+ * left and read into a column of its own size; an entry (at least 49 bytes) is an object
+ * and six columns of about 600 bytes.
+ */
 export function readNvmi(bytes: Uint8Array, start: number, end: number, where: string): NvmiEntry {
   const r = new BinaryReader(bytes, NVNM_FORMAT, start, end);
   const f = (name: string) => `${where} NVMI.${name}`;

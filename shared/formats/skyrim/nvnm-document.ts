@@ -41,9 +41,17 @@ export interface NvnmDocument {
   gridDivisor: number;
   /** max-distance x, y; min x, y, z; max x, y, z (bit patterns). */
   gridBounds: Uint32Array;
-  /** Entries per grid cell, divisor² cells in row-major (Y-major) order. */
-  gridCellCounts: Uint32Array;
-  /** The cells' triangle indices, concatenated. */
+  /**
+   * The grid is stored sparsely: the divisor² cells (row-major, Y-major order) are all
+   * written, but only the non-empty ones are held, so a file declaring millions of empty
+   * cells costs nothing beyond its bytes. `gridCells` lists the non-empty cells' indices in
+   * ascending order; cell `gridCells[k]` holds
+   * `gridTriangles[gridCellStart[k] .. gridCellStart[k + 1])` (gridCellStart has one more
+   * entry than gridCells). See gridCellTriangles and sparseGrid.
+   */
+  gridCells: Uint32Array;
+  gridCellStart: Uint32Array;
+  /** The non-empty cells' triangle indices, concatenated in cell order. */
   gridTriangles: Int16Array;
   /** Bytes after the grid (none in CK output), kept so they survive a round trip. */
   trailing: Uint8Array;
@@ -67,4 +75,49 @@ export function gridOf(n: NvnmDocument): { x: number; y: number } | undefined {
   const y = (n.parent << 16) >> 16;
   const x = n.parent >> 16;
   return { x, y };
+}
+
+/** The grid's columns (divisor, bounds and the sparse cells). */
+export type NvnmGrid = Pick<NvnmDocument, 'gridDivisor' | 'gridBounds' | 'gridCells' | 'gridCellStart' | 'gridTriangles'>;
+
+/** The number of cells of the grid as stored (divisor², empty ones included). */
+export function gridCellCountOf(n: Pick<NvnmDocument, 'gridDivisor'>): number {
+  return n.gridDivisor * n.gridDivisor;
+}
+
+/** The triangles of grid cell `cell` (row-major), a view; empty for an empty cell. */
+export function gridCellTriangles(n: Pick<NvnmDocument, 'gridCells' | 'gridCellStart' | 'gridTriangles'>, cell: number): Int16Array {
+  let lo = 0;
+  let hi = n.gridCells.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (n.gridCells[mid]! < cell) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo >= n.gridCells.length || n.gridCells[lo] !== cell) return n.gridTriangles.subarray(0, 0);
+  return n.gridTriangles.subarray(n.gridCellStart[lo]!, n.gridCellStart[lo + 1]!);
+}
+
+/** Sparse grid columns from one triangle list per cell (row-major; empty cells are left out). */
+export function sparseGrid(cells: readonly (readonly number[])[]): Pick<NvnmDocument, 'gridCells' | 'gridCellStart' | 'gridTriangles'> {
+  let used = 0;
+  let total = 0;
+  for (const c of cells) {
+    if (c.length > 0) used++;
+    total += c.length;
+  }
+  const gridCells = new Uint32Array(used);
+  const gridCellStart = new Uint32Array(used + 1);
+  const gridTriangles = new Int16Array(total);
+  let k = 0;
+  let o = 0;
+  cells.forEach((c, i) => {
+    if (c.length === 0) return;
+    gridCells[k] = i;
+    gridCellStart[k] = o;
+    for (const t of c) gridTriangles[o++] = t;
+    k++;
+  });
+  gridCellStart[used] = o;
+  return { gridCells, gridCellStart, gridTriangles };
 }

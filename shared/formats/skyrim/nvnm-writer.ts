@@ -1,10 +1,11 @@
 import { BinaryWriter } from '../../binary/binary-writer';
-import type { NvnmDocument } from './nvnm-document';
+import { gridCellCountOf, type NvnmDocument } from './nvnm-document';
 
 /** Serialises an NVNM v12 payload (the mirror of readNvnm). */
 export function writeNvnm(n: NvnmDocument): Uint8Array {
   const nt = n.triFlags.length;
-  const w = new BinaryWriter(64 + n.vertices.length * 4 + nt * 16 + n.gridTriangles.length * 2 + n.gridCellCounts.length * 4);
+  const cells = gridCellCountOf(n);
+  const w = new BinaryWriter(64 + n.vertices.length * 4 + nt * 16 + n.gridTriangles.length * 2 + Math.min(cells, 1 << 24) * 4);
   w.u32(n.version);
   w.u32(n.pathingCellHash);
   w.u32(n.worldspace);
@@ -34,12 +35,18 @@ export function writeNvnm(n: NvnmDocument): Uint8Array {
   for (const t of n.coverTriangles) w.i16(t);
   w.u32(n.gridDivisor);
   w.words32(n.gridBounds, 0, 8);
-  let o = 0;
-  for (const count of n.gridCellCounts) {
-    w.u32(count);
-    for (let i = 0; i < count; i++) w.i16(n.gridTriangles[o + i]!);
-    o += count;
+  // Every cell is written, the empty ones (not held, see NvnmDocument.gridCells) with count 0.
+  let k = 0;
+  for (let c = 0; c < cells; c++) {
+    if (k < n.gridCells.length && n.gridCells[k] === c) {
+      const from = n.gridCellStart[k]!;
+      const to = n.gridCellStart[k + 1]!;
+      w.u32(to - from);
+      for (let i = from; i < to; i++) w.i16(n.gridTriangles[i]!);
+      k++;
+    } else w.u32(0);
   }
+  if (k !== n.gridCells.length) throw new RangeError(`NVNM grid: cell ${n.gridCells[k]} is not one of the ${cells} cells of divisor ${n.gridDivisor} (or the cells are not ascending)`);
   w.bytes(n.trailing);
   return w.finish();
 }

@@ -1,6 +1,7 @@
 import type { Finding } from '../../validation/finding';
 import { FindingSink } from '../../validation/finding-sink';
 import { TRI_DOOR, TRI_EDGE_LINK_BITS, type NvnmDocument } from './nvnm-document';
+import { MAX_GRID_DIVISOR } from './nvnm-grid';
 import { formIdHex, type PluginDocument } from './plugin-document';
 import { pluginMasters, pluginNavmeshes, type PluginNavmesh } from './plugin-navmeshes';
 
@@ -81,10 +82,20 @@ function checkNavmesh(sink: FindingSink, k: KeyedNavmesh, targets: LinkTargets):
   const reaches = new Uint8Array(nt);
   let linkBits = 0;
 
+  const navmeshSubject = { kind: 'navmesh' as const, id: k.navmesh.formId };
+  const finiteVertex = new Uint8Array(nv);
+  for (let i = 0; i < nv; i++) {
+    const x = pos[i * 3]!, y = pos[i * 3 + 1]!, z = pos[i * 3 + 2]!;
+    if (Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z)) finiteVertex[i] = 1;
+    else sink.error('navm.vertex.not-finite', navmeshSubject, () => `navmesh ${id} vertex ${i} is at (${x}, ${y}, ${z}); every coordinate must be a finite number`);
+  }
+  checkGridHeader(sink, v, id, navmeshSubject);
   for (let t = 0; t < nt; t++) {
     const a = v.triVertices[t * 3]!, b = v.triVertices[t * 3 + 1]!, c = v.triVertices[t * 3 + 2]!;
     if (a >= nv || b >= nv || c >= nv) {
       sink.error('navm.triangle.vertex-range', tri(t), () => `navmesh ${id} triangle ${t} uses vertices (${a}, ${b}, ${c}) but the navmesh has ${nv}`);
+    } else if (!finiteVertex[a] || !finiteVertex[b] || !finiteVertex[c]) {
+      // Reported with its vertex above; its area means nothing.
     } else if (triangleArea2(pos, nv, a, b, c) === 0) {
       sink.warning('navm.triangle.zero-area', tri(t), () => `navmesh ${id} triangle ${t} has zero area`);
     }
@@ -117,7 +128,6 @@ function checkNavmesh(sink: FindingSink, k: KeyedNavmesh, targets: LinkTargets):
     if (linkUses[i]! > 1) sink.warning('navm.edge-link.shared', { kind: 'navmesh', id: k.navmesh.formId }, () => `navmesh ${id} edge link ${i} is used by ${linkUses[i]} edges`);
     else if (linkUses[i] === 0) sink.warning('navm.edge-link.unused', { kind: 'navmesh', id: k.navmesh.formId }, () => `navmesh ${id} edge link ${i} is used by no edge`);
   }
-  const navmeshSubject = { kind: 'navmesh' as const, id: k.navmesh.formId };
   for (const t of v.coverTriangles) {
     if (t < 0 || t >= nt) sink.error('navm.cover.triangle-range', navmeshSubject, () => `navmesh ${id} cover list names triangle ${t} but the navmesh has ${nt}`);
   }
@@ -127,6 +137,22 @@ function checkNavmesh(sink: FindingSink, k: KeyedNavmesh, targets: LinkTargets):
   checkLinks(sink, k, targets, id);
   checkDoors(sink, v, k.navmesh.formId, reaches);
   checkIslands(sink, v, id, parent, reaches);
+}
+
+/**
+ * The grid header: its bounds are geometry (the game finds a point's cell from them), and a
+ * divisor outside 1..12 is one the Creation Kit never writes and xEdit cannot read (its
+ * cell counter gives 0 cells above 12).
+ */
+function checkGridHeader(sink: FindingSink, v: NvnmDocument, id: string, subject: { kind: 'navmesh'; id: number }): void {
+  const bounds = new Float32Array(new Uint32Array(v.gridBounds).buffer);
+  const names = ['max X distance', 'max Y distance', 'min X', 'min Y', 'min Z', 'max X', 'max Y', 'max Z'];
+  for (let i = 0; i < bounds.length; i++) {
+    if (!Number.isFinite(bounds[i]!)) sink.error('navm.grid.bounds-not-finite', subject, () => `navmesh ${id} grid ${names[i]} is ${bounds[i]}; it must be a finite number`);
+  }
+  if (v.gridDivisor < 1 || v.gridDivisor > MAX_GRID_DIVISOR) {
+    sink.warning('navm.grid.divisor', subject, () => `navmesh ${id} grid divisor is ${v.gridDivisor} (${v.gridDivisor * v.gridDivisor} cells); the Creation Kit writes 1..${MAX_GRID_DIVISOR} and xEdit reads no cells above ${MAX_GRID_DIVISOR} (a bake rebuilds the grid)`);
+  }
 }
 
 /**

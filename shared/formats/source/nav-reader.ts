@@ -1,3 +1,4 @@
+import type { ReadMemoryBound } from '../../binary/read-budget';
 import { BinaryReader } from '../../binary/binary-reader';
 import { MalformedInputError } from '../../binary/malformed-input-error';
 import {
@@ -25,6 +26,9 @@ import {
 } from './nav-layout';
 
 export const NAV_FORMAT = 'source-nav';
+
+/** readNav's memory bound (see ReadMemoryBound). */
+export const NAV_READ_MEMORY: ReadMemoryBound = { perInputByte: 4, perDecompressedByte: 0 };
 
 export interface ReadNavOptions {
   /**
@@ -64,6 +68,9 @@ interface CountEntry {
  * bounds checks and sums the list lengths, then a filling pass copies the values into
  * typed arrays allocated at their exact final size, without further checks. Nothing is
  * allocated for the areas until the whole area table is known to fit in the file.
+ *
+ * Memory bound (NAV_READ_MEMORY): the typed columns take 1.0–1.4 bytes per byte they come
+ * from, and nothing is decompressed: at most 4 bytes per input byte.
  */
 export function readNav(bytes: Uint8Array, options?: ReadNavOptions): NavDocument {
   const onCount = options?.onCount;

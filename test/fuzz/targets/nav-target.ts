@@ -1,10 +1,12 @@
 import { statSync } from 'node:fs';
-import { NAV_FORMAT, readNav } from '../../../shared/formats/source/nav-reader';
+import { NAV_FORMAT, NAV_READ_MEMORY, readNav } from '../../../shared/formats/source/nav-reader';
 import { validateNav } from '../../../shared/formats/source/nav-validate';
 import { writeNav } from '../../../shared/formats/source/nav-writer';
 import type { NavDocument } from '../../../shared/formats/source/nav-document';
 import { fixtureName, listFixtures, readFixture } from '../../support/fixtures';
 import type { CountField, FuzzTarget } from '../fuzz-target';
+import { navStructureMutators } from '../structure-mutators';
+import { hasNonFiniteNav } from './non-finite-oracle';
 
 /**
  * Source `.nav`: readNav on the mutated bytes. An accepted input must be written back
@@ -15,6 +17,8 @@ export const navTarget: FuzzTarget<NavDocument> = {
   name: 'nav',
   description: 'Source .nav reader (readNav), with writeNav round trip and validateNav on accepted inputs',
   format: NAV_FORMAT,
+  memoryFactor: NAV_READ_MEMORY.perInputByte,
+  inflatedFactor: NAV_READ_MEMORY.perDecompressedByte,
   loadCorpus({ maxSize, all }) {
     return listFixtures('source', ['.nav'])
       .filter((file) => all || statSync(file).size <= maxSize)
@@ -25,6 +29,8 @@ export const navTarget: FuzzTarget<NavDocument> = {
     readNav(bytes, { onCount: (offset, byteWidth, kind) => fields.push({ offset, byteWidth, kind }) });
     return fields;
   },
+  structure: () => ({}),
+  structureMutators: navStructureMutators,
   parse: (bytes) => readNav(bytes),
   check(doc, bytes) {
     const written = writeNav(doc);
@@ -34,7 +40,10 @@ export const navTarget: FuzzTarget<NavDocument> = {
     }
     // The written bytes equal the accepted input, so reading them again (readNav is a pure
     // function of its bytes) is already known to succeed with the same document.
-    validateNav(doc);
+    const findings = validateNav(doc);
+    if (hasNonFiniteNav(doc) && !findings.some((f) => f.severity === 'error')) {
+      throw new Error('readNav: the document has a non-finite area corner but validateNav reports no error');
+    }
   },
 };
 

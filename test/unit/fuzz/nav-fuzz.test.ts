@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { readNav } from '../../../shared/formats/source/nav-reader';
 import { FuzzEngine } from '../../fuzz/fuzz-engine';
 import { FuzzStats } from '../../fuzz/fuzz-stats';
-import { MUTATORS } from '../../fuzz/mutators';
+import { formatTargets } from '../../fuzz/fuzz-targets';
+import { GENERIC_MUTATORS } from '../../fuzz/mutators';
 import { CANARY_BUGS } from '../../fuzz/targets/canary-target';
 import { navTarget } from '../../fuzz/targets/nav-target';
 import { fixtureName, listFixtures, readFixture, repoRoot } from '../../support/fixtures';
@@ -25,7 +26,7 @@ describe('nav fuzzing in process', () => {
     expect(stats.completed).toBe(300);
     expect(stats.total('accepted')).toBeGreaterThan(0);
     expect(stats.total('rejected')).toBeGreaterThan(0);
-    for (const m of MUTATORS) expect(stats.count(m, 'accepted') + stats.count(m, 'rejected'), m).toBeGreaterThan(0);
+    for (const m of [...GENERIC_MUTATORS, 'non-finite' as const]) expect(stats.count(m, 'accepted') + stats.count(m, 'rejected'), m).toBeGreaterThan(0);
     // Inflated counts must be caught: most count mutations are rejected.
     expect(stats.count('count-inflate', 'rejected')).toBeGreaterThan(stats.count('count-inflate', 'accepted'));
   });
@@ -100,6 +101,26 @@ describe('fuzz command (worker and watchdog)', () => {
     expect(r.stdout).toMatch(/^total +50 +/m);
     expect(r.stdout).toContain('fuzz nav: 50 iterations, 0 failure(s)');
     expect(r.code).toBe(0);
+  });
+
+  it('runs every format target with `all`, each for a number of iterations (or --minutes), and prints one table of them', async () => {
+    const r = await runFuzzCli(['all', '--iterations', '12', '--seed', '1', '--progress', '0']);
+    expect(r.stderr).toBe('');
+    for (const t of formatTargets) {
+      expect(r.stdout).toContain(`fuzz ${t.name}: 12 iterations, 0 failure(s)`);
+      expect(r.stdout).toMatch(new RegExp(`^${t.name} +12 +`, 'm'));
+    }
+    expect(r.stdout).toMatch(/^zlib-bomb +\d+/m);
+    expect(r.stdout).toContain(`fuzz all: ${formatTargets.length} targets`);
+    expect(r.code).toBe(0);
+  }, 240_000);
+
+  it('stops a run when its --minutes are up', async () => {
+    const t0 = performance.now();
+    const r = await runFuzzCli(['nav', '--minutes', '0.05', '--seed', '1', '--progress', '0']);
+    expect(r.stdout).toMatch(/fuzz nav: \d+ iterations, 0 failure\(s\)/);
+    expect(r.code).toBe(0);
+    expect(performance.now() - t0).toBeLessThan(30_000);
   });
 
   it('reports every kind of failure planted in the canary target, with a saved input that replays', async () => {

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,10 @@ import { readTrx } from '../../../shared/formats/nwn2/trx-reader';
 import { FileAccessError } from '../../../electron/services/file-access';
 import { Nwn2ModelResolver } from '../../../electron/services/nwn2-model-resolver';
 import { bakeTrnFiles } from '../../../electron/services/nwn2-trn-bake-service';
+import { importSources } from '../../../electron/services/project/project-import';
+import { ProjectStore } from '../../../electron/services/project/project-store';
+import { main } from '../../../electron/cli/walkbench';
+import { commandRunner } from '../../support/run-command';
 import { readFixture } from '../../support/fixtures';
 import { aswmOf, areaFile, env, errorsOf, libdDir, loadArea, mordDir, twoDaDir, withPlaceables } from './bake-support';
 
@@ -77,5 +81,65 @@ describe('bake service: file paths in, TRX bytes and report out', () => {
     writeFileSync(bad, readFixture(area.trnFile).subarray(0, 100));
     await expect(bakeTrnFiles({ trn: bad, git: area.gitFile })).rejects.toThrow(/bad\.trn/);
     await expect(bakeTrnFiles({ trn: path.join(temp, 'missing.trn'), git: area.gitFile })).rejects.toThrow(FileAccessError);
+  });
+});
+
+describe('the inputs of a bake are named in their errors, and a damaged archive is said', () => {
+  it('names a malformed MDB of --models, as the bake service and the command line report it', async () => {
+    const dir = path.join(temp, 'bad-mdb');
+    mkdirSync(dir);
+    const mdb = path.join(dir, 'PLC_MC_BALCONY3.MDB');
+    writeFileSync(mdb, 'NWN2 model? no: garbage, long enough to be read as a header '.repeat(4));
+    const r = await Nwn2ModelResolver.open({ modelDirs: [dir], twoDaDir });
+    await expect(r.resolve(BALCONY_ROW)).rejects.toThrow(mdb);
+
+    const area = loadArea(mordDir, 'CSLMordMansion');
+    const git = path.join(temp, 'mord-bad-mdb.git');
+    writeFileSync(git, writeGff(withPlaceables(area.git, [{ appearance: BALCONY_ROW, x: 4, y: 40.5 }])));
+    const bake = await commandRunner(main)('bake', area.trnFile, '--git', git, '--models', dir, '--2da', twoDaDir, '-o', path.join(temp, 'out.trx'));
+    expect(bake.status).toBe(1);
+    expect(bake.err.trimEnd().split('\n')).toHaveLength(1);
+    expect(bake.err).toContain(`walkbench: ${mdb}:`);
+    expect(bake.err).not.toMatch(/internal error/);
+  });
+
+  it('names a malformed placeables.2da, loose or found in a hak', async () => {
+    const dir = path.join(temp, 'bad-2da');
+    mkdirSync(dir);
+    const table = path.join(dir, 'placeables.2da');
+    writeFileSync(table, 'not a 2DA table\n');
+    await expect(Nwn2ModelResolver.open({ modelDirs: [libdDir], twoDaDir: dir })).rejects.toThrow(table);
+    await expect(Nwn2ModelResolver.open({ modelDirs: [dir] })).rejects.toThrow(table);
+  });
+
+  it('lists a damaged .hak of the model folders (bake report, import report) instead of skipping it in silence', async () => {
+    const dir = path.join(temp, 'bad-hak');
+    mkdirSync(dir);
+    const hak = path.join(dir, 'models.hak');
+    writeFileSync(hak, 'HAK V1.1 but nothing after it that an ERF reader can take');
+    const r = await Nwn2ModelResolver.open({ modelDirs: [dir], twoDaDir });
+    expect(await r.resolve(BALCONY_ROW)).toBeUndefined();
+    expect(r.damaged).toEqual([{ file: hak, reason: expect.stringContaining(hak) }]);
+
+    const area = loadArea(mordDir, 'CSLMordMansion');
+    const git = path.join(temp, 'mord-bad-hak.git');
+    writeFileSync(git, writeGff(withPlaceables(area.git, [{ appearance: BALCONY_ROW, x: 4, y: 40.5 }])));
+    const baked = await bakeTrnFiles({ trn: area.trnFile, git, modelDirs: [dir], twoDaDir });
+    expect(baked.damagedArchives.map((d) => d.file)).toEqual([hak]);
+    const cli = await commandRunner(main)('bake', area.trnFile, '--git', git, '--models', dir, '--2da', twoDaDir, '-o', path.join(temp, 'out-hak.trx'));
+    expect(cli.status).toBe(0);
+    expect(cli.out).toContain(`warning: skipped a damaged archive of the model folders: ${hak}`);
+
+    const areaDir = path.join(temp, 'mord-area');
+    mkdirSync(areaDir);
+    copyFileSync(git, path.join(areaDir, 'CSLMordMansion.GIT'));
+    const project = path.join(temp, 'bad-hak.wbproj');
+    const store = ProjectStore.create(project, { name: 'mord', game: 'nwn2' });
+    try {
+      const report = await importSources(store, [areaDir], { modelDirs: [dir], twoDaDir });
+      expect(report.files).toContainEqual(expect.objectContaining({ path: hak, status: 'skipped', reason: expect.stringMatching(/^damaged archive, not searched for models: /) }));
+    } finally {
+      store.close();
+    }
   });
 });

@@ -101,7 +101,8 @@ describe('navmesh edits on DwemerSecrets.esp', () => {
     expect(after.edgeLinkTriangle).toEqual(v.edgeLinkTriangle);
     const grid = buildGrid(after, v.gridDivisor);
     expect(after.gridTriangles).toEqual(grid.gridTriangles);
-    expect(after.gridCellCounts).toEqual(grid.gridCellCounts);
+    expect(after.gridCells).toEqual(grid.gridCells);
+    expect(after.gridCellStart).toEqual(grid.gridCellStart);
     // What a rebake would derive, the edit already wrote: grid, cover, edges and NAVI all agree.
     expect(rebakeAgreement(out.doc, id)).toEqual({ edgeLinks: 1, coverList: 1, grid: 1, navi: 1 });
     expect(errors(out.doc)).toEqual(baseErrors);
@@ -273,7 +274,7 @@ describe('navmesh edits with links inside DawnOfTheSilverHand.esp', () => {
     const nb = navmesh(input.doc, neighbourId);
     const nbAfter = navmesh(out.doc, neighbourId);
     // Only the link fields changed: one entry fewer and one edge opened.
-    for (const field of ['vertices', 'triVertices', 'triCover', 'coverTriangles', 'doorTriangle', 'doorRef', 'gridBounds', 'gridCellCounts', 'gridTriangles'] as const) {
+    for (const field of ['vertices', 'triVertices', 'triCover', 'coverTriangles', 'doorTriangle', 'doorRef', 'gridBounds', 'gridCells', 'gridCellStart', 'gridTriangles'] as const) {
       expect(nbAfter[field], field).toEqual(nb[field]);
     }
     expect(nbAfter.edgeLinkNavmesh.length).toBe(nb.edgeLinkNavmesh.length - 1);

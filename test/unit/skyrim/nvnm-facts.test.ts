@@ -71,7 +71,8 @@ describe('NAVM / NVNM v12 of the fixture plugins', () => {
       for (let t = 0; t < nt; t++) for (const b of TRI_EDGE_LINK_BITS) if (v.triFlags[t]! & b) bits++;
       expect(bits).toBe(v.edgeLinkType.length);
       for (const type of v.edgeLinkType) expect(type).toBe(0);
-      expect(v.gridCellCounts.length).toBe(v.gridDivisor * v.gridDivisor);
+      expect(v.gridCellStart.length).toBe(v.gridCells.length + 1);
+      expect(v.gridCells.every((c) => c < v.gridDivisor * v.gridDivisor)).toBe(true);
       expect(v.gridDivisor).toBeGreaterThanOrEqual(1);
       expect(v.gridDivisor).toBeLessThanOrEqual(12);
       // Grid min/max are the vertex AABB, Z included.

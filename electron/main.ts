@@ -16,7 +16,6 @@ import { APP_ENTRY_URL, registerAppScheme, serveAppProtocol } from './app-protoc
 import { registerContractHandlers } from './ipc/register-handlers';
 import { electronDialogs } from './main-dialogs';
 import { menuTemplate } from './menu';
-import type { JobService } from './services/job-service';
 import { isProjectFile } from './services/project-file-sniff';
 import { createRecentProjects } from './services/recent-projects';
 import { createWalkbenchService } from './services/walkbench-service';
@@ -28,7 +27,8 @@ const log = (line: string) => void process.stderr.write(`${line}\n`);
 let mainWindow: BrowserWindow | null = null;
 /** Events for the page sent before it had loaded (second instance, macOS open-file). */
 const pending: { event: 'app.openFileRequested' | 'app.openProjectRequested'; path: string }[] = [];
-let jobService: JobService | undefined;
+/** Shuts the services down: edits written behind written, exports and bakes ended, the project closed. */
+let closeServices: (() => Promise<void>) | undefined;
 const recent = createRecentProjects(path.join(app.getPath('userData'), 'recent-projects.json'));
 
 /** The first argument that names an existing file, resolved against the caller's folder. */
@@ -176,7 +176,7 @@ async function start(): Promise<void> {
     events,
     dialogs,
     bakePool: { entry: { file: bakeWorkerUrl() } },
-    onJobService: (jobs) => (jobService = jobs),
+    onClose: (close) => (closeServices = close),
     onProjectOpened: (file) => rememberProject(file),
   });
   registerContractHandlers(service, (event: IpcMainInvokeEvent) => isTrustedSender(event, mainWindow && !mainWindow.isDestroyed() ? mainWindow.webContents.id : null), log);
@@ -211,11 +211,12 @@ if (!app.requestSingleInstanceLock()) {
   });
   let quitting = false;
   app.on('will-quit', (event) => {
-    // Running bakes hold worker threads: end them before the process goes.
-    if (quitting || !jobService) return;
+    // Running bakes hold worker threads, and edits may be written behind: end and write
+    // them, and close the project, before the process goes.
+    if (quitting || !closeServices) return;
     event.preventDefault();
     quitting = true;
-    void jobService.close().finally(() => app.quit());
+    void closeServices().finally(() => app.quit());
   });
   app.whenReady().then(start).catch((e: unknown) => {
     log(`walkbench: could not start: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);

@@ -1,13 +1,48 @@
+import { terminalLines } from './terminal-text';
+
 /** Where a command writes; tests pass their own to capture output. */
 export interface CliIo {
   out(text: string): void;
   err(text: string): void;
+  /**
+   * Standard error as is, for the progress bar's own carriage return and erase-line (its
+   * label escaped by the bar); without it the bar goes through `err`.
+   */
+  errRaw?(text: string): void;
 }
 
+/**
+ * Standard output and error. What a command prints passes through terminalLines: a control
+ * character from a file (an escape sequence in a resource name…) shows as `\xNN` instead
+ * of acting on the terminal. (The progress bar draws its own line, project-progress.ts.)
+ */
 export const processIo: CliIo = {
-  out: (text) => void process.stdout.write(text),
-  err: (text) => void process.stderr.write(text),
+  out: (text) => void process.stdout.write(terminalLines(text)),
+  err: (text) => void process.stderr.write(terminalLines(text)),
+  errRaw: (text) => void process.stderr.write(text),
 };
+
+/**
+ * A pipeline whose reader went away (`walkbench project info P | head -2`): the rest of
+ * the output has no one to read it, so the command ends at once, quietly and with status 0,
+ * as a pipeline expects, instead of an unhandled EPIPE with a stack trace. Any other error
+ * of the output streams ends it with one line and status 1.
+ */
+export function endQuietlyWhenOutputCloses(): void {
+  const onError = (stream: 'stdout' | 'stderr') => (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE' || e.code === 'ERR_STREAM_DESTROYED') process.exit(ExitCode.ok);
+    if (stream === 'stdout') {
+      try {
+        process.stderr.write(`walkbench: cannot write the output: ${e.message}\n`);
+      } catch {
+        // Nowhere left to say it.
+      }
+    }
+    process.exit(ExitCode.failed);
+  };
+  process.stdout.on('error', onError('stdout'));
+  process.stderr.on('error', onError('stderr'));
+}
 
 /** Exit statuses of the `walkbench` command. */
 export const ExitCode = {

@@ -4,6 +4,7 @@ import { readBytes } from '../services/file-access';
 import { nodeFormatEnvironment } from '../services/node-format-environment';
 import type { CliIo } from './cli-io';
 import { expectedErrorMessage } from './expected-errors';
+import { terminalText } from './terminal-text';
 
 export type InspectedInput =
   | { file: string; bytes: Uint8Array; report: FileReport; failure?: undefined }
@@ -21,12 +22,12 @@ export async function inspectInput(file: string, io: CliIo): Promise<InspectedIn
   } catch (e) {
     const message = expectedErrorMessage(e, file);
     if (message === undefined) throw e;
-    io.err(`walkbench: ${message}\n`);
+    io.err(`walkbench: ${terminalText(message)}\n`);
     return { file, failure: { message, offset: null, format: null } };
   }
   const report = inspectBytes(file, bytes, nodeFormatEnvironment);
   if (report.readFailure) {
-    io.err(`walkbench: ${report.readFailure.message}\n`);
+    io.err(`walkbench: ${terminalText(report.readFailure.message)}\n`);
     return { file, failure: { message: report.readFailure.message, offset: report.readFailure.offset, format: report.format } };
   }
   return { file, bytes, report };

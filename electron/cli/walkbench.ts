@@ -1,5 +1,5 @@
 import { formatHandlers } from '../../shared/formats/format-registry';
-import { ExitCode, processIo, UsageError, type CliIo } from './cli-io';
+import { endQuietlyWhenOutputCloses, ExitCode, processIo, UsageError, type CliIo } from './cli-io';
 import { bakeCommand, bakeUsage } from './commands/bake-command';
 import { convertCommand, convertUsage } from './commands/convert-command';
 import { infoCommand, infoUsage } from './commands/info-command';
@@ -42,6 +42,7 @@ function help(): string {
 
 /** Runs the command line; returns the exit status. Never throws. */
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+  if (io === processIo) endQuietlyWhenOutputCloses();
   const [name, ...rest] = argv;
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
     io.out(help());

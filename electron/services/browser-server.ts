@@ -66,6 +66,7 @@ const statusOf: Record<RpcErrorCode, number> = {
   forbidden: 403,
   stale: 409,
   unavailable: 501,
+  exists: 409,
   internal: 500,
 };
 
@@ -84,15 +85,6 @@ function sameSecret(given: string | undefined, token: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(token);
   return a.length === b.length && timingSafeEqual(a, b);
-}
-
-function cookieValue(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
 }
 
 function sendJsonError(res: ServerResponse, status: number, error: RpcErrorInfo): void {
@@ -140,13 +132,17 @@ function parseParams(contentType: string, body: Uint8Array): unknown {
 }
 
 /**
- * Browser mode: the renderer and the contract over HTTP on 127.0.0.1. Every request must
- * carry the random token: contract calls in the X-Walkbench-Token header (a header a
- * cross-site page cannot add without a CORS preflight, which is never granted), page
- * loads in `?token=` or the cookie set from it. The Host header must name the loopback
- * address (DNS rebinding) and an Origin, when sent, must be this server's (cross-site).
- * Pushed events (bake progress) stream as server-sent events from GET /events, which
- * needs the token header like a contract call.
+ * Browser mode: the renderer and the contract over HTTP on 127.0.0.1. Whatever reaches the
+ * user's files needs the random token in the X-Walkbench-Token header (a header a
+ * cross-site page cannot add without a CORS preflight, which is never granted): contract
+ * calls, and the pushed events (bake progress), which stream as server-sent events from
+ * GET /events. The token travels in that header only, never in a cookie: browsers do not
+ * keep cookies apart by port, so any other local service the browser visits would receive
+ * one. The page takes the token from the printed address once (`?token=`, then removed from
+ * the address bar). The renderer's own files (the page, its scripts and styles, which hold
+ * no secret) are served without it; a `?token=` that does not match is refused, so a stale
+ * address says so. The Host header must name the loopback address (DNS rebinding) and an
+ * Origin, when sent, must be this server's (cross-site).
  */
 export async function startBrowserServer(options: BrowserServerOptions): Promise<BrowserServer> {
   const token = options.token ?? randomBytes(32).toString('base64url');
@@ -154,7 +150,6 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
   const maxBodyBytes = options.maxBodyBytes ?? MAX_FILE_BYTES + 1024 * 1024;
   const log = options.log ?? (() => {});
   let port = 0;
-  let cookieName = '';
   const allowedHosts = new Set<string>();
   const allowedOrigins = new Set<string>();
 
@@ -184,7 +179,12 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     if (origin !== undefined && !allowedOrigins.has(origin.toLowerCase())) {
       throw new HttpError(403, 'forbidden', `requests from ${JSON.stringify(origin)} are not allowed`);
     }
-    const url = new URL(req.url ?? '/', `http://${LOOPBACK_ADDRESS}:${port}`);
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', `http://${LOOPBACK_ADDRESS}:${port}`);
+    } catch {
+      throw new HttpError(400, 'invalid-params', 'the request address is not a valid URL');
+    }
     const fetchSite = req.headers['sec-fetch-site'];
     // Opening the printed address from a link elsewhere (a chat, a notes page) is a
     // cross-site navigation; it is harmless, since it still needs the token. Anything else
@@ -201,7 +201,14 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
         throw new HttpError(405, 'invalid-params', 'contract calls are POST requests');
       }
       requireTokenHeader(req);
-      await callContract(req, res, decodeURIComponent(url.pathname.slice('/rpc/'.length)));
+      let method: string;
+      try {
+        method = decodeURIComponent(url.pathname.slice('/rpc/'.length));
+      } catch {
+        // `%E0%A4%A` and the like: the caller's malformed address, answered as such.
+        throw new HttpError(400, 'invalid-params', 'the method name in the address is not valid percent-encoding');
+      }
+      await callContract(req, res, method);
       return;
     }
     if (url.pathname === EVENTS_PATH) {
@@ -220,16 +227,12 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
       res.setHeader('Allow', 'GET, HEAD');
       throw new HttpError(405, 'invalid-params', `${req.method ?? '?'} is not allowed here`);
     }
-    const queryToken = url.searchParams.get('token') ?? undefined;
-    const cookieToken = cookieValue(req.headers.cookie, cookieName);
-    if (queryToken === undefined && cookieToken === undefined) {
-      throw new HttpError(401, 'forbidden', 'open the address walkbench serve printed: it carries the access token');
-    }
-    if (!sameSecret(queryToken ?? cookieToken, token)) throw new HttpError(403, 'forbidden', 'the access token does not match');
-    if (queryToken !== undefined) {
-      // Scripts and styles the page loads cannot carry the token in a header, so the
-      // page's first request trades it for a cookie only this origin sees (HttpOnly).
-      res.setHeader('Set-Cookie', `${cookieName}=${token}; HttpOnly; SameSite=Strict; Path=/`);
+    // The renderer's files hold no secret: they are served without the token (scripts and
+    // styles cannot send a header, and no cookie is set). The page takes the token from
+    // `?token=`; one given that does not match (an address of an earlier server) is refused.
+    const queryToken = url.searchParams.get('token');
+    if (queryToken !== null && !sameSecret(queryToken, token)) {
+      throw new HttpError(403, 'forbidden', 'the access token does not match: open the address this walkbench serve printed');
     }
     await serveStatic(req, res, url.pathname);
   }
@@ -322,7 +325,6 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
   });
   const address = server.address() as AddressInfo;
   port = address.port;
-  cookieName = `walkbench-token-${port}`;
   for (const name of [LOOPBACK_ADDRESS, 'localhost']) {
     allowedHosts.add(`${name}:${port}`);
     allowedOrigins.add(`http://${name}:${port}`);

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { MalformedInputError } from '../../shared/binary/malformed-input-error';
@@ -14,7 +14,7 @@ import {
   type ModuleArchiveSource,
   type ResourceArchive,
 } from '../../shared/formats/kotor/kotor-resource-resolver';
-import { FileAccessError, readBytes } from './file-access';
+import { FileAccessError, readBytes, readBytesSync } from './file-access';
 
 /**
  * A KotOR / TSL install as Walkbench sees it: `override/`, `modules/`, `chitin.key` and the
@@ -103,15 +103,8 @@ export function resolveGamePath(root: string, relative: string): string | undefi
   return parts.length > 0 ? dir : undefined;
 }
 
-function readSync(file: string): Uint8Array {
-  try {
-    const b = readFileSync(file);
-    return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
-  } catch (e) {
-    const code = (e as { code?: unknown }).code;
-    throw new FileAccessError(file, code === 'ENOENT' ? 'no such file' : e instanceof Error ? e.message : String(e));
-  }
-}
+/** A regular file's bytes; a FIFO, device or socket (or a link to one) is refused unread. */
+const readSync = readBytesSync;
 
 function named<T>(file: string, read: () => T): T {
   try {

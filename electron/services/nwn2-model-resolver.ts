@@ -1,5 +1,6 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { isMalformedInputError } from '../../shared/binary/malformed-input-error';
 import { ErfIndex, type ErfDocument } from '../../shared/formats/aurora/erf-document';
 import { readErf } from '../../shared/formats/aurora/erf-reader';
 import { Nwn2ResType } from '../../shared/formats/aurora/resource-types';
@@ -7,7 +8,7 @@ import type { TwoDaTable } from '../../shared/formats/aurora/twoda-table';
 import { readTwoDaText } from '../../shared/formats/aurora/twoda-text';
 import { readMdbWalkmeshes } from '../../shared/formats/nwn2/mdb-reader';
 import type { PlaceableModel } from '../../shared/bakers/nwn2/placeable-walkmesh';
-import { FileAccessError, readBytes } from './file-access';
+import { FileAccessError, fileTypeName, readBytes } from './file-access';
 
 /** Column of placeables.2da that names a placeable's MDB model (spec §5.5). */
 export const MODEL_COLUMN = 'NWN2_ModelName';
@@ -18,6 +19,12 @@ export interface ModelResolverOptions {
   modelDirs: readonly string[];
   /** Folder holding placeables.2da; when absent it is looked for in the model folders and their archives. */
   twoDaDir?: string;
+}
+
+/** An archive in the model folders that could not be read: skipped, and said so. */
+export interface DamagedArchive {
+  file: string;
+  reason: string;
 }
 
 export interface ModelLookup {
@@ -37,10 +44,12 @@ export interface ModelLookup {
 export class Nwn2ModelResolver {
   private readonly loose = new Map<string, string>();
   private readonly archives: string[] = [];
-  private readonly opened = new Map<string, ErfIndex>();
+  private readonly opened = new Map<string, ErfIndex | null>();
   private readonly models = new Map<string, PlaceableModel | null>();
   private readonly sourceOf = new Map<string, string>();
   readonly lookups: ModelLookup[] = [];
+  /** The archives searched that could not be read (a damaged .hak…), each once. */
+  readonly damaged: DamagedArchive[] = [];
 
   private table: TwoDaTable | undefined;
   private tableSource: string | undefined;
@@ -65,7 +74,8 @@ export class Nwn2ModelResolver {
     if (options.twoDaDir !== undefined) {
       const f = (await listFiles(options.twoDaDir, false)).find((p) => path.basename(p).toLowerCase() === 'placeables.2da');
       if (!f) throw new FileAccessError(path.join(options.twoDaDir, 'placeables.2da'), 'no such file');
-      resolver.table = readTwoDaText(await readBytes(f));
+      const bytes = await readBytes(f);
+      resolver.table = named(f, () => readTwoDaText(bytes));
       resolver.tableSource = f;
     }
     for (const f of files) {
@@ -112,14 +122,16 @@ export class Nwn2ModelResolver {
     const file = this.loose.get(key);
     if (file) {
       this.sourceOf.set(key, file);
-      return { name, walkmeshes: readMdbWalkmeshes(await readBytes(file)) };
+      const bytes = await readBytes(file);
+      return { name, walkmeshes: named(file, () => readMdbWalkmeshes(bytes)) };
     }
     for (const a of this.archives) {
       const index = await this.archive(a);
       const r = index?.get(name, Nwn2ResType.MDB);
       if (r) {
-        this.sourceOf.set(key, `${a}:${r.resRef}.mdb`);
-        return { name, walkmeshes: readMdbWalkmeshes(r.data) };
+        const from = `${a}:${r.resRef}.mdb`;
+        this.sourceOf.set(key, from);
+        return { name, walkmeshes: named(from, () => readMdbWalkmeshes(r.data)) };
       }
     }
     return null;
@@ -130,33 +142,52 @@ export class Nwn2ModelResolver {
       let doc: ErfDocument | undefined;
       try {
         doc = readErf(await readBytes(file));
-      } catch {
+      } catch (e) {
+        // A damaged archive does not stop the search for models in the others, but it is
+        // named (the bake's and the import's reports list it), never skipped in silence.
+        if (!isMalformedInputError(e) && !(e instanceof FileAccessError)) throw e;
         doc = undefined;
+        this.damaged.push({ file, reason: isMalformedInputError(e) ? e.withFile(file).message : e.message });
       }
       if (doc) this.opened.set(file, new ErfIndex(doc));
+      else this.opened.set(file, null);
     }
-    return this.opened.get(file);
+    return this.opened.get(file) ?? undefined;
   }
 
   private async findPlaceablesTable(files: readonly string[]): Promise<void> {
     const loose = files.find((f) => path.basename(f).toLowerCase() === 'placeables.2da');
     if (loose) {
-      this.table = readTwoDaText(await readBytes(loose));
+      const bytes = await readBytes(loose);
+      this.table = named(loose, () => readTwoDaText(bytes));
       this.tableSource = loose;
       return;
     }
     for (const a of this.archives) {
       const r = (await this.archive(a))?.get('placeables', Nwn2ResType.TWODA);
       if (r) {
-        this.table = readTwoDaText(r.data);
-        this.tableSource = `${a}:${r.resRef}.2da`;
+        const from = `${a}:${r.resRef}.2da`;
+        this.table = named(from, () => readTwoDaText(r.data));
+        this.tableSource = from;
         return;
       }
     }
   }
 }
 
-/** Files below `dir` (recursively unless told otherwise). */
+/** Runs a reader of an input of the bake, naming that input (`file` or `archive:resource`) in a MalformedInputError. */
+function named<T>(file: string, read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    throw isMalformedInputError(e) ? e.withFile(file) : e;
+  }
+}
+
+/**
+ * Regular files below `dir` (recursively unless told otherwise). Only regular files are
+ * listed: FIFOs, devices, sockets and symbolic links in the folders are never opened.
+ */
 async function listFiles(dir: string, recursive = true): Promise<string[]> {
   const out: string[] = [];
   let entries;
@@ -164,7 +195,11 @@ async function listFiles(dir: string, recursive = true): Promise<string[]> {
     entries = await readdir(dir, { withFileTypes: true });
   } catch (e) {
     const code = (e as { code?: unknown }).code;
-    throw new FileAccessError(dir, code === 'ENOENT' ? 'no such folder' : code === 'ENOTDIR' ? 'is a file, not a folder' : e instanceof Error ? e.message : String(e));
+    if (code === 'ENOTDIR') {
+      const s = await stat(dir).catch(() => null);
+      throw new FileAccessError(dir, `is ${s ? fileTypeName(s) : 'not a folder'}, not a folder`);
+    }
+    throw new FileAccessError(dir, code === 'ENOENT' ? 'no such folder' : e instanceof Error ? e.message : String(e));
   }
   for (const e of entries) {
     const full = path.join(dir, e.name);

@@ -7,7 +7,7 @@ import { writeTrx } from '../../shared/formats/nwn2/trx-writer';
 import { bakeTrn, type TrnBakeInput, type TrnBakeOptions, type TrnBakeReport } from '../../shared/bakers/nwn2/trn-bake';
 import { compareTrnBake, type TrnBakeComparison } from '../../shared/bakers/nwn2/trn-bake-compare';
 import { readBytes } from './file-access';
-import { Nwn2ModelResolver, type ModelLookup } from './nwn2-model-resolver';
+import { Nwn2ModelResolver, type DamagedArchive, type ModelLookup } from './nwn2-model-resolver';
 import { nodeFormatEnvironment as env } from './node-format-environment';
 
 export interface TrnBakeFiles {
@@ -32,6 +32,8 @@ export interface TrnBakeFilesResult {
   models: ModelLookup[];
   /** placeables.2da used, if any. */
   placeablesTable: string | undefined;
+  /** Archives in the model folders that could not be read, and why (their models were looked for elsewhere). */
+  damagedArchives: DamagedArchive[];
   comparison?: TrnBakeComparison;
 }
 
@@ -64,7 +66,14 @@ export async function bakeTrnFiles(input: TrnBakeFiles): Promise<TrnBakeFilesRes
     const source = aswmPacketOf(trn);
     if (reference && source) comparison = compareTrnBake(result.aswm, reference.aswm, { trn: source.aswm });
   }
-  return { bytes, report: result.report, models: resolver?.lookups ?? [], placeablesTable: resolver?.placeablesSource, ...(comparison ? { comparison } : {}) };
+  return {
+    bytes,
+    report: result.report,
+    models: resolver?.lookups ?? [],
+    placeablesTable: resolver?.placeablesSource,
+    damagedArchives: resolver?.damaged ?? [],
+    ...(comparison ? { comparison } : {}),
+  };
 }
 
 /** Runs a reader, naming the file in a MalformedInputError. */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { isMalformedInputError } from '../../shared/binary/malformed-input-error';
 import { handlerById } from '../../shared/formats/format-registry';
@@ -7,7 +8,9 @@ import { gitOverlays } from '../../shared/views/placement-overlays';
 import type { OpenedFile } from '../../shared/ipc/contract';
 import type { ProjectFileState, ProjectTree, ProjectTreeFile, ProjectTreeModule } from '../../shared/ipc/project-contract';
 import { ServiceError } from '../../shared/ipc/rpc-error';
+import { specialFileAt } from './file-access';
 import { ProjectFileError } from './project/project-file-error';
+import { asProjectFileError } from './project/project-database';
 import { ProjectFootprintModels } from './project/project-footprint-models';
 import { ProjectStore } from './project/project-store';
 import type { FileRecord } from './project/project-types';
@@ -29,7 +32,7 @@ export interface ProjectService {
   handlers: {
     'project.open': (params: { path: string }) => Promise<ProjectTree>;
     'project.openFile': (params: { session: string; fileId: number }) => Promise<OpenedFile>;
-    'project.saveAs': (params: { session: string; path: string }) => Promise<ProjectTree>;
+    'project.saveAs': (params: { session: string; path: string; overwrite?: boolean | undefined }) => Promise<ProjectTree>;
     'project.state': (params: { session: string; fileIds?: number[] | undefined }) => Promise<{ session: string; files: ProjectFileState[] }>;
   };
   /** The project open in the app, or null. */
@@ -95,6 +98,16 @@ function withAreaPlacements(store: ProjectStore, models: ProjectFootprintModels,
   }
 }
 
+/** Something is at `file` (a file, or a link, even a dangling one, which a rename would replace). */
+function existsOrLinked(file: string): boolean {
+  try {
+    lstatSync(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The project the app shows: one store open at a time (opening another closes it). Only
  * the tree's metadata is read on open; file bytes are read when a file is opened.
@@ -144,7 +157,9 @@ export function createProjectService(options: ProjectServiceOptions): ProjectSer
         tree = projectTree(next, opened);
       } catch (e) {
         next.close();
-        if (e instanceof ProjectFileError) throw new ServiceError('unreadable', e.message);
+        // Damage first met while reading the tree (a corrupt page SQLite opened past) is the file's, not ours.
+        const cause = asProjectFileError(file, e);
+        if (cause instanceof ProjectFileError) throw new ServiceError('unreadable', cause.message);
         throw e;
       }
       store?.close();
@@ -175,10 +190,19 @@ export function createProjectService(options: ProjectServiceOptions): ProjectSer
       const files = s.listFiles().filter((f) => !wanted || wanted.has(f.id));
       return { session: given, files: files.map((f) => fileStateOf(s, f)) };
     },
-    'project.saveAs': async ({ session: given, path: target }) => {
+    'project.saveAs': async ({ session: given, path: target, overwrite }) => {
       const s = requireStore(given, 'project.saveAs');
       if (!path.isAbsolute(target)) throw new ServiceError('invalid-params', `params.path must be an absolute path, not ${JSON.stringify(target)}`, 'params.path');
       if (path.resolve(target) === path.resolve(s.file)) throw new ServiceError('invalid-params', `${target}: is the project already open; choose another file`, 'params.path');
+      // Nothing is replaced without the user's word: an existing file is refused unless the
+      // call says `overwrite` (the page asks "Replace …?" first); a folder, a FIFO or a
+      // device is never replaced.
+      const special = specialFileAt(target);
+      if (special === 'a folder') throw new ServiceError('not-a-file', `${target}: is a folder; choose a file name`, 'params.path');
+      if (special !== undefined) throw new ServiceError('not-a-file', `${target}: is ${special}, not a regular file`, 'params.path');
+      if (!overwrite && existsOrLinked(target)) {
+        throw new ServiceError('exists', `${target}: already exists; replace it only if you mean to (Save As with overwrite)`, 'params.path');
+      }
       try {
         await s.copyTo(target);
       } catch (e) {

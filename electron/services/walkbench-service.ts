@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isMalformedInputError } from '../../shared/binary/malformed-input-error';
 import type { FileReport } from '../../shared/formats/file-report';
@@ -13,9 +12,11 @@ import { appVersion } from './app-version';
 import type { BakePoolOptions } from './bake-pool/bake-pool';
 import { browserDialogs, type DialogHandlers } from './browser-dialogs';
 import { createJobService, type JobService } from './job-service';
-import { FileAccessError, readBytes } from './file-access';
+import { checkRegularFile, FileAccessError, NotRegularFileError, readBytes } from './file-access';
 import { nodeFormatEnvironment as env } from './node-format-environment';
 import { createProjectService } from './project-service';
+import { asProjectFileError, isDamagedDatabaseError } from './project/project-database';
+import { ProjectFileError } from './project/project-file-error';
 import { createEditService } from './edit-service';
 import { createExportService } from './export-service';
 import { documentOverlays } from '../../shared/views/document-overlays';
@@ -38,6 +39,12 @@ export interface WalkbenchServiceOptions {
   bakeConcurrency?: number;
   /** Receives the job service, so its owner can cancel the jobs at shutdown. */
   onJobService?(jobs: JobService): void;
+  /**
+   * Receives the function that shuts everything down (`walkbench serve` on SIGTERM, the app
+   * quitting): edits written behind are written, a running export stops between files,
+   * bakes and the live bake worker end, and the project file is closed.
+   */
+  onClose?(close: () => Promise<void>): void;
   /** Told when the page opens a project (the Electron menu's recent projects). */
   onProjectOpened?(file: string): void;
 }
@@ -70,20 +77,20 @@ export function createWalkbenchService(options: WalkbenchServiceOptions = {}): C
     if (!path.isAbsolute(file)) throw new ServiceError('invalid-params', `params.path must be an absolute path, not ${JSON.stringify(file)}`, 'params.path');
     let size: number;
     try {
-      const s = await stat(file);
-      if (!s.isFile()) throw new ServiceError('not-a-file', `${file}: is not a regular file`);
-      size = s.size;
+      // A FIFO, a device or a socket (or a link to one) is refused before it is opened.
+      size = (await checkRegularFile(file)).size;
     } catch (e) {
-      if (e instanceof ServiceError) throw e;
-      const code = (e as { code?: unknown }).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') throw new ServiceError('not-found', `${file}: no such file`);
-      throw new ServiceError('unreadable', `${file}: ${e instanceof Error ? e.message : String(e)}`);
+      if (e instanceof NotRegularFileError || (e instanceof FileAccessError && /is a folder/.test(e.message))) throw new ServiceError('not-a-file', e.message);
+      if (e instanceof FileAccessError && /no such file/.test(e.message)) throw new ServiceError('not-found', `${file}: no such file`);
+      if (e instanceof FileAccessError) throw new ServiceError('unreadable', e.message);
+      throw e;
     }
     if (size > maxFileBytes) throw new ServiceError('too-large', `${file}: ${size} bytes is more than the ${maxFileBytes}-byte limit`);
     try {
-      return await readBytes(file);
+      return await readBytes(file, maxFileBytes);
     } catch (e) {
-      if (e instanceof FileAccessError) throw new ServiceError('unreadable', e.message);
+      if (e instanceof NotRegularFileError) throw new ServiceError('not-a-file', e.message);
+      if (e instanceof FileAccessError) throw new ServiceError(/-byte limit/.test(e.message) ? 'too-large' : 'unreadable', e.message);
       throw e;
     }
   }
@@ -127,6 +134,16 @@ export function createWalkbenchService(options: WalkbenchServiceOptions = {}): C
   const edits = createEditService({ resolveProject: (params, method) => projects.resolve(params, method), ...(options.bakePool ? { bakePool: options.bakePool } : {}) });
   const exports = createExportService({ emit: events.emit, resolveProject: (params, method) => projects.resolve(params, method) });
 
+  let closing: Promise<void> | null = null;
+  options.onClose?.(() =>
+    (closing ??= (async () => {
+      await exports.close();
+      await jobService.close();
+      await edits.close();
+      projects.close();
+    })()),
+  );
+
   function afterWrites<P, R>(run: (params: P) => Promise<R>): (params: P) => Promise<R> {
     return async (params) => {
       edits.flushWrites();
@@ -134,7 +151,7 @@ export function createWalkbenchService(options: WalkbenchServiceOptions = {}): C
     };
   }
 
-  return {
+  const handlers: ContractHandlers = {
     'app.info': async () => info,
     'files.inspect': async ({ path: file }) => inspectBytes(file, await readChecked(file), env),
     'files.open': async ({ path: file }) => open(path.basename(file), file, await readChecked(file)),
@@ -168,4 +185,32 @@ export function createWalkbenchService(options: WalkbenchServiceOptions = {}): C
     'project.open': afterWrites(projects.handlers['project.open']),
     ...(options.dialogs ?? browserDialogs),
   };
+  return withProjectFileErrors(handlers, (params) => {
+    const p = params as { path?: unknown; project?: unknown } | null;
+    if (typeof p?.project === 'string') return p.project;
+    return projects.current();
+  });
+}
+
+/**
+ * A project file that turns out damaged only when a query reaches its bad page (SQLite's
+ * "database disk image is malformed"), or that is refused by the store (ProjectFileError),
+ * is the file's fault: the call fails as `unreadable` with a message naming the file, never
+ * as an internal error with a stack in the log.
+ */
+function withProjectFileErrors(handlers: ContractHandlers, projectOf: (params: unknown) => string | null): ContractHandlers {
+  const wrapped: Record<string, (params: unknown) => Promise<unknown>> = {};
+  for (const [method, handler] of Object.entries(handlers) as [string, (params: unknown) => Promise<unknown>][]) {
+    wrapped[method] = async (params) => {
+      try {
+        return await handler(params);
+      } catch (e) {
+        if (e instanceof ProjectFileError) throw new ServiceError('unreadable', e.message);
+        if (!isDamagedDatabaseError(e)) throw e;
+        const file = (method === 'project.open' ? (params as { path?: string }).path : undefined) ?? projectOf(params) ?? 'the project file';
+        throw new ServiceError('unreadable', (asProjectFileError(file, e) as Error).message);
+      }
+    };
+  }
+  return wrapped as unknown as ContractHandlers;
 }

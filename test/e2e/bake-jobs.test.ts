@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Browser, type Locator, type Page } from 'playwright-core';
@@ -156,6 +156,48 @@ describe('bake jobs from the page in browser mode', () => {
     } finally {
       saved.close();
     }
+  }, 60_000);
+
+  it('asks "Replace …?" before Save As writes over an existing file: Cancel leaves it, Replace saves over it', async () => {
+    const existing = path.join(tmp, 'existing.wbproj');
+    const theirs = 'a file of the same name the user did not mean to lose';
+    writeFileSync(existing, theirs);
+    const confirm = page.getByTestId('project-save-as-confirm');
+    const problemsBefore = problems.length;
+
+    await page.getByTestId('project-save-as-path').fill(existing);
+    await page.getByTestId('project-save-as').click();
+    await confirm.waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('project-save-as-confirm-text').textContent()).toContain(`Replace ${existing}?`);
+    expect(readFileSync(existing, 'utf8')).toBe(theirs);
+    expect(await page.getByTestId('project-error').count()).toBe(0);
+    await page.getByTestId('project-save-as-cancel').click();
+    await confirm.waitFor({ state: 'detached', timeout: 10_000 });
+    expect(readFileSync(existing, 'utf8')).toBe(theirs);
+
+    await page.getByTestId('project-save-as').click();
+    await confirm.waitFor({ timeout: 30_000 });
+    await page.getByTestId('project-save-as-replace').click();
+    await expect.poll(async () => (await page.getByTestId('project-note').textContent()) ?? '', { timeout: 30_000 }).toContain(`Saved as ${existing}`);
+    expect(await confirm.count()).toBe(0);
+    const saved = ProjectStore.open(existing);
+    try {
+      expect(saved.listBakes().length).toBeGreaterThan(0);
+    } finally {
+      saved.close();
+    }
+    // The two refusals (HTTP 409) are the only console lines Chromium wrote, as it does for any error status.
+    const refusals = problems.splice(problemsBefore).filter((p) => !/status of 409 \(Conflict\)/.test(p));
+    expect(refusals).toEqual([]);
+  }, 90_000);
+
+  it('took the browser-mode token from the address once: gone from the address bar, never a cookie, and a reload still works', async () => {
+    expect(page.url()).not.toContain('token=');
+    expect(await page.context().cookies()).toEqual([]);
+    await page.reload();
+    await page.getByTestId('jobs-panel').waitFor({ timeout: 30_000 });
+    await expect.poll(async () => (await page.getByTestId('project-name').textContent())?.trim(), { timeout: 30_000 }).toBe('Bake jobs');
+    expect(await page.context().cookies()).toEqual([]);
   }, 60_000);
 
   it('ran without console errors, failed requests or CSP violations', () => {

@@ -124,7 +124,7 @@ describe('browser-mode server', () => {
     expect(jsonError(missing).code).toBe('forbidden');
     const wrong = await rpc(server, 'app.info', {}, { [TOKEN_HEADER]: `${server.token.slice(0, -1)}x` });
     expect(wrong.status).toBe(403);
-    // The token in the query string or a cookie is for page loads, never for calls.
+    // The token in the query string or a cookie opens no call.
     const inQuery = await send(server, {
       method: 'POST',
       path: `/rpc/app.info?token=${server.token}`,
@@ -134,10 +134,70 @@ describe('browser-mode server', () => {
     expect(inQuery.status).toBe(401);
   });
 
-  it('refuses page loads without the token (401) or with a wrong one (403)', async () => {
-    expect((await send(server, { path: '/' })).status).toBe(401);
+  it('serves the renderer without the token (it holds no secret), but refuses a page address with a wrong one (403)', async () => {
+    expect((await send(server, { path: '/' })).status).toBe(200);
+    expect((await send(server, { path: '/assets/app.js' })).status).toBe(200);
     expect((await send(server, { path: '/?token=nope' })).status).toBe(403);
-    expect((await send(server, { path: '/assets/app.js' })).status).toBe(401);
+  });
+
+  it('never sets the token as a cookie, which any other local port the browser visits would receive', async () => {
+    // Cookies are not kept apart by port: the token travels in the X-Walkbench-Token header only.
+    for (const p of [`/?token=${encodeURIComponent(server.token)}`, '/', '/assets/app.js']) {
+      const reply = await send(server, { path: p });
+      expect(reply.headers['set-cookie'], p).toBeUndefined();
+      expect(reply.body.toString('utf8'), p).not.toContain(server.token);
+    }
+    const call = await rpc(server, 'app.info', {});
+    expect(call.status).toBe(200);
+    expect(call.headers['set-cookie']).toBeUndefined();
+    // A cookie holding the token opens nothing.
+    const cookie = { Cookie: `walkbench-token-${server.port}=${server.token}` };
+    expect((await send(server, { method: 'POST', path: '/rpc/app.info', headers: { 'Content-Type': 'application/json', ...cookie }, body: '{}' })).status).toBe(401);
+    expect((await send(server, { path: '/events', headers: cookie })).status).toBe(401);
+  });
+
+  it('answers a malformed percent-encoding in the method name with 400 and a JSON error, logging nothing', async () => {
+    const logged: string[] = [];
+    const logging = await startBrowserServer({ service: createWalkbenchService(), rendererDir, log: (line) => logged.push(line) });
+    try {
+      const reply = await send(logging, { method: 'POST', path: '/rpc/%E0%A4%A', headers: { 'Content-Type': 'application/json', [TOKEN_HEADER]: logging.token }, body: '{}' });
+      expect(reply.status).toBe(400);
+      expect(jsonError(reply)).toMatchObject({ code: 'invalid-params', message: expect.stringMatching(/percent-encoding/) });
+      expect(logged).toEqual([]);
+    } finally {
+      await logging.close();
+    }
+  });
+
+  it('answers a truncated or foreign project file with a 4xx naming it, never a 500 with a stack in the log', async () => {
+    const { ProjectStore } = await import('../../electron/services/project/project-store');
+    const { readFileSync } = await import('node:fs');
+    const logged: string[] = [];
+    const logging = await startBrowserServer({ service: createWalkbenchService(), rendererDir, log: (line) => logged.push(line) });
+    try {
+      const whole = path.join(tmp, 'whole.wbproj');
+      const store = ProjectStore.create(whole, { name: 'whole', game: 'source' });
+      for (let i = 0; i < 40; i++) store.upsertFile({ module: 'm', name: `f${i}.nav`, kind: 'walkmesh', format: 'source-nav', bytes: new Uint8Array(8192).fill(i) });
+      store.close();
+      const truncated = path.join(tmp, 'truncated.wbproj');
+      writeFileSync(truncated, readFileSync(whole).subarray(0, 40_000));
+      // Damaged inside, whole in length: the header checks pass, a query meets the bad pages.
+      const garbled = path.join(tmp, 'garbled.wbproj');
+      const bytes = Buffer.from(readFileSync(whole));
+      for (let at = 4096; at < bytes.length; at += 4096) bytes.fill(0xa5, at, at + 200);
+      writeFileSync(garbled, bytes);
+      const foreign = path.join(tmp, 'foreign.wbproj');
+      writeFileSync(foreign, 'not a project at all, just text long enough to be more than a header '.repeat(4));
+      for (const file of [truncated, garbled, foreign]) {
+        const reply = await rpc(logging, 'project.open', { path: file });
+        expect(reply.status, file).toBeGreaterThanOrEqual(400);
+        expect(reply.status, file).toBeLessThan(500);
+        expect(jsonError(reply).message, file).toContain(file);
+      }
+      expect(logged).toEqual([]);
+    } finally {
+      await logging.close();
+    }
   });
 
   it('refuses a foreign Origin, a cross-site fetch and a foreign Host even with the token', async () => {
@@ -158,9 +218,8 @@ describe('browser-mode server', () => {
   it('lets a cross-site link open the page but refuses other cross-site loads', async () => {
     const navigate = { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'navigate', 'Sec-Fetch-Dest': 'document' };
     expect((await send(server, { path: `/?token=${server.token}`, headers: navigate })).status).toBe(200);
-    expect((await send(server, { path: '/', headers: navigate })).status).toBe(401);
-    const cookie = `walkbench-token-${server.port}=${server.token}`;
-    const script = { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'no-cors', 'Sec-Fetch-Dest': 'script', Cookie: cookie };
+    expect((await send(server, { path: '/?token=nope', headers: navigate })).status).toBe(403);
+    const script = { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'no-cors', 'Sec-Fetch-Dest': 'script' };
     expect((await send(server, { path: '/assets/app.js', headers: script })).status).toBe(403);
     expect((await send(server, { path: '/assets/app.js', headers: { ...script, 'Sec-Fetch-Site': 'same-origin' } })).status).toBe(200);
   });
@@ -252,7 +311,7 @@ describe('browser-mode server', () => {
     expect(opened.report.readFailure?.message).toContain('broken.nav');
   });
 
-  it('serves index.html with the CSP, trades the query token for a cookie, and serves assets with it', async () => {
+  it('serves index.html with the CSP and its assets', async () => {
     const page = await send(server, { path: `/?token=${encodeURIComponent(server.token)}` });
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -264,25 +323,19 @@ describe('browser-mode server', () => {
     expect(page.headers['referrer-policy']).toBe('no-referrer');
     expect(page.headers['x-content-type-options']).toBe('nosniff');
     expect(page.body.toString('utf8')).toContain('<title>Walkbench</title>');
-    const cookie = String(page.headers['set-cookie']);
-    expect(cookie).toMatch(new RegExp(`^walkbench-token-${server.port}=`));
-    expect(cookie).toContain('HttpOnly');
-    expect(cookie).toContain('SameSite=Strict');
 
-    const cookieHeader = cookie.split(';')[0]!;
-    const asset = await send(server, { path: '/assets/app.js', headers: { Cookie: cookieHeader } });
+    const asset = await send(server, { path: '/assets/app.js' });
     expect(asset.status).toBe(200);
     expect(asset.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(asset.body.toString('utf8')).toContain('export const ok');
-    expect((await send(server, { path: '/assets/app.js', headers: { Cookie: `walkbench-token-${server.port}=wrong` } })).status).toBe(403);
 
-    const head = await send(server, { method: 'HEAD', path: '/assets/app.js', headers: { Cookie: cookieHeader } });
+    const head = await send(server, { method: 'HEAD', path: '/assets/app.js' });
     expect(head.status).toBe(200);
     expect(head.headers['content-length']).toBe(String('export const ok = 1;\n'.length));
   });
 
   it('never serves a file outside the renderer folder', async () => {
-    const auth = { Cookie: `walkbench-token-${server.port}=${server.token}` };
+    const auth = {};
     for (const p of ['/../secret.txt', '/%2e%2e/secret.txt', '/assets/%2e%2e%2f%2e%2e%2fsecret.txt', '/..%5csecret.txt', '/%00', '/missing.js']) {
       const reply = await send(server, { path: p, headers: auth });
       expect(reply.status, p).toBeGreaterThanOrEqual(400);

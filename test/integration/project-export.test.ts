@@ -279,6 +279,34 @@ describe('walkbench project import and export: Source and Skyrim game folders', 
   });
 });
 
+describe('walkbench project restore: what an export killed mid-write left', () => {
+  it('removes the temporary file of the export it restores, beside its target, and says so', async () => {
+    const project = path.join(tmp, 'restore-temp.wbproj');
+    await run('create', project, '--game', 'source');
+    const nav = path.join(fixturesRoot, 'source/tf2/itemtest.nav');
+    expect((await run('import', project, nav, '--module', 'maps')).status).toBe(0);
+    const dest = path.join(tmp, 'restore-temp-game');
+    mkdirSync(path.join(dest, 'maps'), { recursive: true });
+    expect((await exportJson(project, '--to', dest)).status).toBe(0);
+    // What a kill between writing the temporary file and renaming it leaves (durable-write.ts
+    // names it `.NAME.PID.walkbench-tmp` beside the target), and someone else's file that is not one.
+    const leftover = path.join(dest, 'maps', '.itemtest.nav.48213.walkbench-tmp');
+    writeFileSync(leftover, readFixture(nav).subarray(0, 1000));
+    const unrelated = path.join(dest, 'maps', '.notes.txt');
+    writeFileSync(unrelated, 'mine');
+
+    const dry = await run('restore', project, '--to', dest, '--dry-run');
+    expect(dry.out).toContain(`would remove ${leftover}`);
+    expect(existsSync(leftover)).toBe(true);
+    const r = await run('restore', project, '--to', dest);
+    expect(r.status).toBe(0);
+    expect(r.out).toContain(`removed ${leftover} (left by an export stopped mid-write)`);
+    expect(existsSync(leftover)).toBe(false);
+    expect(existsSync(path.join(dest, 'maps', 'itemtest.nav'))).toBe(false);
+    expect(readFileSync(unrelated, 'utf8')).toBe('mine');
+  });
+});
+
 describe('exportProject (the function the app calls)', () => {
   it('stops between files when its AbortSignal fires, leaving whole files, and a second call finishes', async () => {
     const project = path.join(tmp, 'abort.wbproj');

@@ -1,4 +1,5 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -60,5 +61,42 @@ describe('Save Project As', () => {
     const same = service['project.saveAs']({ session, path: original });
     await expect(same).rejects.toBeInstanceOf(ServiceError);
     await expect(same).rejects.toThrow(/is the project already open/);
+  });
+
+  it('refuses to replace an existing file unless the call says overwrite, and then replaces it with the project', async () => {
+    const original = path.join(tmp, 'keep.wbproj');
+    ProjectStore.create(original, { name: 'Keep', game: 'kotor' }).close();
+    const service = createWalkbenchService();
+    const { session } = await service['project.open']({ path: original });
+
+    const precious = path.join(tmp, 'thesis.docx');
+    writeFileSync(precious, 'a file the user did not mean to lose');
+    const refused = service['project.saveAs']({ session, path: precious });
+    await expect(refused).rejects.toBeInstanceOf(ServiceError);
+    await expect(refused).rejects.toMatchObject({ code: 'exists', parameter: 'params.path', message: expect.stringContaining(`${precious}: already exists`) });
+    expect(readFileSync(precious, 'utf8')).toBe('a file the user did not mean to lose');
+    // The project stays open as it was: the refusal changed nothing.
+    await expect(service['project.state']({ session })).resolves.toMatchObject({ session });
+    await expect(service['project.saveAs']({ session, path: precious, overwrite: false })).rejects.toMatchObject({ code: 'exists' });
+
+    const tree = await service['project.saveAs']({ session, path: precious, overwrite: true });
+    expect(tree.path).toBe(precious);
+    expect(tree.name).toBe('Keep');
+    const db = new Database(precious, { readonly: true });
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    db.close();
+  });
+
+  it('never replaces a folder or a FIFO, even with overwrite', async () => {
+    const original = path.join(tmp, 'special.wbproj');
+    ProjectStore.create(original, { name: 'Special', game: 'kotor' }).close();
+    const service = createWalkbenchService();
+    const { session } = await service['project.open']({ path: original });
+    const folder = path.join(tmp, 'a folder');
+    mkdirSync(folder);
+    await expect(service['project.saveAs']({ session, path: folder, overwrite: true })).rejects.toMatchObject({ code: 'not-a-file' });
+    const fifo = path.join(tmp, 'pipe.wbproj');
+    execFileSync('mkfifo', [fifo]);
+    await expect(service['project.saveAs']({ session, path: fifo, overwrite: true })).rejects.toMatchObject({ code: 'not-a-file', message: `${fifo}: is a FIFO, not a regular file` });
   });
 });

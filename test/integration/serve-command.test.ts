@@ -1,6 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { importSources } from '../../electron/services/project/project-import';
+import { ProjectStore } from '../../electron/services/project/project-store';
+import type { ProjectTree } from '../../shared/ipc/project-contract';
 import type { AppInfo } from '../../shared/ipc/contract';
 import { decodeFrame } from '../../shared/ipc/mesh-payload';
 import { fixturesRoot, repoRoot } from '../support/fixtures';
@@ -22,6 +27,19 @@ function startServe(args: string[]): { child: ChildProcess; output: () => string
       process.exitCode = 2;
     }`;
   const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: repoRoot });
+  let text = '';
+  child.stdout.on('data', (c: Buffer) => (text += c.toString('utf8')));
+  child.stderr.on('data', (c: Buffer) => (text += c.toString('utf8')));
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => text, exit };
+}
+
+/** Runs the built `walkbench serve` (bin.mjs and dist/, built by `npm run build:node`). */
+function startBuiltServe(args: string[]): { child: ChildProcess; output: () => string; exit: Promise<number | null> } {
+  for (const built of ['dist/cli/walkbench.mjs', 'dist/workers/bake-worker.mjs']) {
+    if (!existsSync(path.join(repoRoot, built))) throw new Error(`${built} is missing: run \`npm run build:node\` before this test`);
+  }
+  const child = spawn(process.execPath, [path.join(repoRoot, 'electron/cli/bin.mjs'), 'serve', ...args], { cwd: repoRoot });
   let text = '';
   child.stdout.on('data', (c: Buffer) => (text += c.toString('utf8')));
   child.stderr.on('data', (c: Buffer) => (text += c.toString('utf8')));
@@ -79,5 +97,48 @@ describe('walkbench serve', () => {
     expect(await missing.exit).toBe(1);
     expect(missing.output()).toContain('no-such-level.nav: no such file');
     expect(missing.output()).not.toContain('http://');
+  });
+
+  describe('stops on a signal with an NWN2 area open (its live bake worker started), closing the project', () => {
+    const tmp = mkdtempSync(path.join(tmpdir(), 'walkbench-serve-signal-'));
+    afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+    const area = path.join(fixturesRoot, 'nwn2/kaedrin/db_templemaiden_int');
+
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      it(`exits on ${signal}`, async () => {
+        const project = path.join(tmp, `${signal}.wbproj`);
+        const store = ProjectStore.create(project, { name: signal, game: 'nwn2' });
+        await importSources(store, ['.ARE', '.GIT', '.TRN', '.TRX'].map((ext) => `${area}${ext}`));
+        store.close();
+
+        const serve = startBuiltServe(['--port', '0', '--project', project]);
+        running = serve.child;
+        const url = await waitFor(() => serve.output().match(/http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/)?.[0] ?? null, 30_000);
+        const { origin, searchParams } = new URL(url);
+        const call = async (method: string, params: unknown) => {
+          const reply = await fetch(`${origin}/rpc/${method}`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', 'X-Walkbench-Token': searchParams.get('token')! },
+            body: JSON.stringify(params),
+          });
+          expect(reply.status).toBe(200);
+          return decodeFrame(new Uint8Array(await reply.arrayBuffer()));
+        };
+        const tree = (await call('project.open', { path: project })) as ProjectTree;
+        const trx = tree.modules.flatMap((m) => m.areas.flatMap((a) => a.files)).find((f) => f.name.toLowerCase().endsWith('.trx'))!;
+        // Opening the area starts its live bake worker (warm for the first cutter edit).
+        await call('project.openFile', { session: tree.session, fileId: trx.id });
+        await new Promise((r) => setTimeout(r, 500));
+
+        const stopAt = Date.now();
+        serve.child.kill(signal);
+        const code = await Promise.race([serve.exit, new Promise<'alive'>((r) => setTimeout(() => r('alive'), 15_000))]);
+        expect(code).toBe(0);
+        expect(Date.now() - stopAt).toBeLessThan(15_000);
+        expect(serve.output()).toContain('Walkbench stopped.');
+        // Every connection to the project was closed: SQLite folded its log back in and removed it.
+        expect(existsSync(`${project}-wal`)).toBe(false);
+      }, 60_000);
+    }
   });
 });

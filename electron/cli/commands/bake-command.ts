@@ -179,6 +179,7 @@ async function bakeTrnCommand(files: TrnBakeFiles, output: string, json: boolean
         overlaps: r.overlaps,
         retile: r.retile,
       },
+      damagedArchives: result.damagedArchives,
       timings: { totalMs: Math.round((performance.now() - t0) * 10) / 10, bakeMs: Math.round(r.timings.total * 10) / 10 },
     };
     if (json) io.out(`${JSON.stringify([entry], null, 2)}\n`);
@@ -188,6 +189,7 @@ async function bakeTrnCommand(files: TrnBakeFiles, output: string, json: boolean
         `${files.trn} + ${files.git} → ${output}: ${n(o.triangles)} triangles (${n(o.walkableTriangles)} walkable), ${n(o.islands)} islands, ${o.walkableArea.toFixed(2)} m² walkable, in ${r.timings.total.toFixed(0)} ms`,
         `  ${r.cutters.inGit} walkmesh cutter(s); placeables: ${r.placeables.inGit} in the GIT, ${r.placeables.skippedWalkable.length} walk-through, ${r.placeables.missingModel.length} without a model found, ${r.placeables.noWalkmesh.length} without a WALK packet`,
         `  slivers under ${r.slivers.threshold} m: ${r.slivers.count}; overlapping pairs: ${r.overlaps.pairs}`,
+        ...result.damagedArchives.map((d) => `  warning: skipped a damaged archive of the model folders: ${d.reason}`),
       ];
       if (cmp) {
         lines.push(
@@ -199,7 +201,9 @@ async function bakeTrnCommand(files: TrnBakeFiles, output: string, json: boolean
     }
     return ExitCode.ok;
   } catch (e) {
-    const message = expectedErrorMessage(e);
+    // Malformed inputs are named by the service (the TRN, the GIT, an MDB, placeables.2da); a
+    // bake refused for what the area holds (a NaN vertex, a cutter point…) names the area's files.
+    const message = e instanceof ModelMappingError ? `${files.trn} (with ${files.git}): ${e.message}` : expectedErrorMessage(e);
     if (message === undefined) throw e;
     io.err(`walkbench: ${message}\n`);
     if (json) io.out(`${JSON.stringify([{ file: files.trn, format: null, ok: false, output, error: message }], null, 2)}\n`);

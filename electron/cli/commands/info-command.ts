@@ -1,5 +1,6 @@
 import { ExitCode, parseArgs, UsageError, type CliIo } from '../cli-io';
 import { inspectInput } from '../inspect-input';
+import { terminalText as t } from '../terminal-text';
 
 export const infoUsage = 'walkbench info FILE… [--json]   format, version and counts of each file';
 
@@ -20,9 +21,10 @@ export async function infoCommand(argv: readonly string[], io: CliIo): Promise<n
     const summary = report.summary!;
     results.push({ file, format: report.format, game: report.game, ok: true, version: summary.version, counts: summary.counts, details: summary.details, size: bytes.length });
     if (!json) {
-      io.out(`${file}: ${report.format}, version ${summary.version}, ${bytes.length} bytes\n`);
-      io.out(`  ${Object.entries(summary.counts).map(([k, v]) => `${k} ${v}`).join(', ')}\n`);
-      for (const [k, v] of Object.entries(summary.details)) if (v !== '') io.out(`  ${k}: ${v}\n`);
+      // The file's name and what it holds (names, strings) are shown with control characters escaped.
+      io.out(`${t(file)}: ${report.format}, version ${t(summary.version)}, ${bytes.length} bytes\n`);
+      io.out(`  ${Object.entries(summary.counts).map(([k, v]) => `${t(k)} ${v}`).join(', ')}\n`);
+      for (const [k, v] of Object.entries(summary.details)) if (v !== '') io.out(`  ${t(k)}: ${t(v)}\n`);
     }
   }
   if (json) io.out(`${JSON.stringify(results, null, 2)}\n`);

@@ -3,6 +3,7 @@ import type { GameId } from '../../../shared/model/walkmesh';
 import { rebakeProject } from '../../services/bake-pool/project-rebake';
 import { nothingToBakeLabel } from '../../services/bake-pool/unbaked-reasons';
 import { FileAccessError } from '../../services/file-access';
+import { asProjectFileError } from '../../services/project/project-database';
 import { ProjectFileError } from '../../services/project/project-file-error';
 import { importSources, type ImportProgress } from '../../services/project/project-import';
 import { ProjectStore } from '../../services/project/project-store';
@@ -12,6 +13,7 @@ import { ExportVerifyError } from '../../services/project/project-export';
 import { ExitCode, parseArgs, UsageError, type CliIo } from '../cli-io';
 import { projectExport, projectExportUsage, projectRestore } from './project-export-command';
 import { progressMode, progressReporter } from './project-progress';
+import { terminalText as t } from '../terminal-text';
 
 export const projectUsage =
   'walkbench project create PROJECT --game nwn2|kotor|skyrim|source [--name NAME] [--game-folder DIR]… | ' +
@@ -27,6 +29,8 @@ function withStore<T>(file: string, fn: (store: ProjectStore) => T): T {
   const store = ProjectStore.open(file);
   try {
     return fn(store);
+  } catch (e) {
+    throw asProjectFileError(file, e);
   } finally {
     store.close();
   }
@@ -46,7 +50,9 @@ function create(argv: readonly string[], io: CliIo): number {
     for (const folder of args.lists.get('game-folder') ?? []) store.addGameFolder(path.resolve(folder));
     const info = store.info();
     if (args.flags.has('json')) io.out(`${JSON.stringify({ file, ...info, gameFolders: store.listGameFolders() }, null, 2)}\n`);
-    else io.out(`${file}: created project "${info.name}" for ${info.game} (schema version ${info.schemaVersion})\n`);
+    else io.out(`${t(file)}: created project "${t(info.name)}" for ${info.game} (schema version ${info.schemaVersion})\n`);
+  } catch (e) {
+    throw asProjectFileError(file, e);
   } finally {
     store.close();
   }
@@ -68,12 +74,12 @@ function info(argv: readonly string[], io: CliIo): number {
       io.out(`${JSON.stringify({ file, ...project, gameFolders: folders, counts, kinds, modules }, null, 2)}\n`);
       return ExitCode.ok;
     }
-    io.out(`${file}: project "${project.name}" for ${project.game}, schema version ${project.schemaVersion}, created ${project.createdAt}\n`);
-    for (const f of folders) io.out(`  ${f.role} folder: ${f.path}\n`);
+    io.out(`${t(file)}: project "${t(project.name)}" for ${project.game}, schema version ${project.schemaVersion}, created ${t(project.createdAt)}\n`);
+    for (const f of folders) io.out(`  ${t(f.role)} folder: ${t(f.path)}\n`);
     io.out(`  ${counts.files} files (${megabytes(counts.bytes)}), ${counts.edits} edited, ${counts.bakes} bakes, ${counts.history} history steps, ${counts.exports} exports\n`);
     const byKind = Object.entries(kinds).map(([k, n]) => `${k} ${n}`).join(', ');
     if (byKind) io.out(`  ${byKind}\n`);
-    for (const m of modules) io.out(`  module ${m.name}: ${m.fileCount} files, ${megabytes(m.totalSize)}\n`);
+    for (const m of modules) io.out(`  module ${t(m.name)}: ${m.fileCount} files, ${megabytes(m.totalSize)}\n`);
     return ExitCode.ok;
   });
 }
@@ -100,12 +106,15 @@ async function importCommand(argv: readonly string[], io: CliIo): Promise<number
       io.out(`${JSON.stringify({ project: file, counts: report.counts, files: report.files }, null, 2)}\n`);
     } else {
       for (const f of report.files) {
-        if (f.status === 'added' || f.status === 'changed') io.out(`${f.status} ${f.module}/${f.name} (${f.kind})\n`);
-        else if (f.status === 'skipped') io.out(`skipped ${f.path}: ${f.reason}\n`);
+        // Names come from the files and archives imported: shown with control characters escaped.
+        if (f.status === 'added' || f.status === 'changed') io.out(`${f.status} ${t(f.module)}/${t(f.name)} (${f.kind})\n`);
+        else if (f.status === 'skipped') io.out(`skipped ${t(f.path)}: ${t(f.reason)}\n`);
       }
       const c = report.counts;
-      io.out(`${file}: ${c.added} added, ${c.changed} changed, ${c.unchanged} unchanged, ${c.skipped} skipped\n`);
+      io.out(`${t(file)}: ${c.added} added, ${c.changed} changed, ${c.unchanged} unchanged, ${c.skipped} skipped\n`);
     }
+  } catch (e) {
+    throw asProjectFileError(file, e);
   } finally {
     store.close();
   }
@@ -137,18 +146,20 @@ async function rebake(argv: readonly string[], io: CliIo): Promise<number> {
       onFile: (e, done, total) => {
         const what = e.status === 'baked' ? `baked in ${Math.round(e.elapsedMs)} ms` : e.status === 'failed' ? `failed: ${e.reason}` : 'unchanged';
         // One line per file off a terminal: a log of a long rebake says what each file did.
-        if (mode === 'lines') io.err(`rebake: ${done}/${total} ${e.file} ${what}\n`);
+        if (mode === 'lines') io.err(`rebake: ${done}/${total} ${t(e.file)} ${t(what)}\n`);
         else progress.update(done, total, `${e.file} ${what}`);
       },
     }).finally(() => progress.finish());
     if (json) io.out(`${JSON.stringify({ project: file, counts: report.counts, files: report.entries }, null, 2)}\n`);
     else {
-      for (const e of report.entries) if (e.status === 'failed') io.out(`failed ${e.file}: ${e.reason}\n`);
-      if (report.entries.length === 0) io.out(`${nothingToBakeLabel(store.info().game, typeof moduleFlag === 'string' ? moduleFlag : undefined)}\n`);
+      for (const e of report.entries) if (e.status === 'failed') io.out(`failed ${t(e.file)}: ${t(e.reason)}\n`);
+      if (report.entries.length === 0) io.out(`${t(nothingToBakeLabel(store.info().game, typeof moduleFlag === 'string' ? moduleFlag : undefined))}\n`);
       const c = report.counts;
-      io.out(`${file}: ${c.baked} baked, ${c.skipped} skipped (unchanged), ${c.failed} failed\n`);
+      io.out(`${t(file)}: ${c.baked} baked, ${c.skipped} skipped (unchanged), ${c.failed} failed\n`);
     }
     return report.counts.failed > 0 ? ExitCode.failed : ExitCode.ok;
+  } catch (e) {
+    throw asProjectFileError(file, e);
   } finally {
     store.close();
   }
@@ -178,7 +189,7 @@ export async function projectCommand(argv: readonly string[], io: CliIo): Promis
     }
   } catch (e) {
     if (e instanceof ProjectFileError || e instanceof FileAccessError || e instanceof ExportVerifyError || isMalformedInputError(e)) {
-      io.err(`walkbench: ${e.message}\n`);
+      io.err(`walkbench: ${t(e.message)}\n`);
       return ExitCode.failed;
     }
     throw e;

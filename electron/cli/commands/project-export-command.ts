@@ -1,9 +1,11 @@
 import { restoreLastExport } from '../../services/project/export-backups';
+import { asProjectFileError } from '../../services/project/project-database';
 import { exportProject } from '../../services/project/project-export';
 import { planExport } from '../../services/project/project-export-plan';
 import { ProjectStore } from '../../services/project/project-store';
 import { ExitCode, parseArgs, UsageError, type CliIo } from '../cli-io';
 import { progressMode, progressReporter } from './project-progress';
+import { terminalText as t } from '../terminal-text';
 
 export const projectExportUsage =
   'project export PROJECT --to GAMEDIR|ARCHIVE [--module M] [--dry-run] [--json] | project restore PROJECT --to GAMEDIR|ARCHIVE [--dry-run] [--json]';
@@ -40,11 +42,13 @@ export async function projectExport(argv: readonly string[], io: CliIo): Promise
     // The list comes first, before anything is written.
     if (!json) {
       for (const e of plan.entries) {
-        const where = e.resource ? `${e.targetPath}:${e.resource}` : e.targetPath;
+        // Names come from the project's files (and so from the archives imported): shown with
+        // control characters escaped.
+        const where = e.resource ? `${t(e.targetPath)}:${t(e.resource)}` : t(e.targetPath);
         const findings = e.errors + e.warnings > 0 ? `, ${e.errors} validation error(s), ${e.warnings} warning(s)` : '';
-        io.out(`${e.action} ${where} (${kb(e.bytes)} from the ${e.source} of ${e.file}${findings})\n`);
+        io.out(`${e.action} ${where} (${kb(e.bytes)} from the ${e.source} of ${t(e.file)}${findings})\n`);
       }
-      for (const r of plan.refused) io.out(`refused ${r.file}: ${r.reason}\n`);
+      for (const r of plan.refused) io.out(`refused ${t(r.file)}: ${t(r.reason)}\n`);
     }
     const result = await exportProject(store, { ...planOptions, plan, dryRun, onProgress: (done, total, label) => progress.update(done, total, label) }).finally(() =>
       progress.finish(),
@@ -56,15 +60,17 @@ export async function projectExport(argv: readonly string[], io: CliIo): Promise
       for (const e of plan.entries) counts[e.action]++;
       const summary = `${counts.create} to create, ${counts.replace} to replace, ${counts.unchanged} unchanged, ${plan.refused.length} refused`;
       const into = plan.target.kind === 'folder' ? plan.target.dir : plan.target.file;
-      if (result.status === 'refused') io.out(`${file}: nothing exported: ${summary}\n`);
-      else if (result.status === 'planned') io.out(`${file}: dry run: ${summary}\n`);
-      else if (result.status === 'aborted') io.out(`${file}: export stopped after ${result.verified.length} files; run it again to finish\n`);
+      if (result.status === 'refused') io.out(`${t(file)}: nothing exported: ${summary}\n`);
+      else if (result.status === 'planned') io.out(`${t(file)}: dry run: ${summary}\n`);
+      else if (result.status === 'aborted') io.out(`${t(file)}: export stopped after ${result.verified.length} files; run it again to finish\n`);
       else {
-        const backups = result.backupDir && counts.replace > 0 ? `; replaced files backed up in ${result.backupDir}` : '';
-        io.out(`${file}: exported ${result.verified.length} files into ${into}, each read back identical${backups}\n`);
+        const backups = result.backupDir && counts.replace > 0 ? `; replaced files backed up in ${t(result.backupDir)}` : '';
+        io.out(`${t(file)}: exported ${result.verified.length} files into ${t(into)}, each read back identical${backups}\n`);
       }
     }
     return result.status === 'refused' || result.status === 'aborted' ? ExitCode.failed : ExitCode.ok;
+  } catch (e) {
+    throw asProjectFileError(file, e);
   } finally {
     store.close();
   }
@@ -83,17 +89,21 @@ export async function projectRestore(argv: readonly string[], io: CliIo): Promis
     const result = restoreLastExport(store, to, { dryRun: args.flags.has('dry-run'), onProgress: (d, t, l) => progress.update(d, t, l) });
     progress.finish();
     if (json) {
-      io.out(`${JSON.stringify({ project: file, runs: result.runs.map((r) => r.id), files: result.files }, null, 2)}\n`);
+      io.out(`${JSON.stringify({ project: file, runs: result.runs.map((r) => r.id), files: result.files, tempFiles: result.tempFiles }, null, 2)}\n`);
       return ExitCode.ok;
     }
     if (result.runs.length === 0) {
-      io.out(`${file}: no export into ${to} to restore\n`);
+      io.out(`${t(file)}: no export into ${t(to)} to restore\n`);
       return ExitCode.ok;
     }
-    for (const f of result.files) io.out(`${f.action} ${f.targetPath}${f.reason ? `: ${f.reason}` : ''}\n`);
+    for (const f of result.files) io.out(`${f.action} ${t(f.targetPath)}${f.reason ? `: ${t(f.reason)}` : ''}\n`);
+    const removing = args.flags.has('dry-run') ? 'would remove' : 'removed';
+    for (const temp of result.tempFiles) io.out(`${removing} ${t(temp)} (left by an export stopped mid-write)\n`);
     const n = (a: string) => result.files.filter((f) => f.action === a).length;
-    io.out(`${file}: undid export ${result.runs.map((r) => r.id).join(', ')}: ${n('restored')} restored, ${n('removed')} removed, ${n('kept')} kept\n`);
+    io.out(`${t(file)}: undid export ${result.runs.map((r) => r.id).join(', ')}: ${n('restored')} restored, ${n('removed')} removed, ${n('kept')} kept\n`);
     return ExitCode.ok;
+  } catch (e) {
+    throw asProjectFileError(file, e);
   } finally {
     store.close();
   }

@@ -1,4 +1,5 @@
 import { processIo, type CliIo } from '../cli-io';
+import { terminalText } from '../terminal-text';
 
 /** Plain progress lines at most this often, so a long run shows life without flooding a log. */
 const LINE_INTERVAL_MS = 500;
@@ -27,13 +28,16 @@ export function progressReporter(io: CliIo, what: string, mode: ProgressMode): {
         const t = Date.now();
         if (t - last < LINE_INTERVAL_MS && done < total) return;
         last = t;
-        io.err(`${what}: ${done}/${total} ${label}\n`);
+        io.err(`${what}: ${done}/${total} ${terminalText(label)}\n`);
         return;
       }
       const fraction = total > 0 ? Math.min(1, done / total) : 1;
       const filled = Math.round(fraction * BAR_WIDTH);
-      const shown = label.length > 40 ? `…${label.slice(-39)}` : label;
-      io.err(`\r${what} [${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${done}/${total} ${shown}\u001b[K`);
+      const safe = terminalText(label);
+      const shown = safe.length > 40 ? `…${safe.slice(-39)}` : safe;
+      // The bar's own carriage return and erase-line go to the terminal as they are (processIo
+      // would show them escaped); the label, from the files, is escaped.
+      (io.errRaw ?? io.err)(`\r${what} [${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${done}/${total} ${shown}\u001b[K`);
       drawn = true;
     },
     finish() {

@@ -3,6 +3,7 @@ import { readBytes } from '../../services/file-access';
 import { nodeFormatEnvironment as env } from '../../services/node-format-environment';
 import { ExitCode, parseArgs, UsageError, type CliIo } from '../cli-io';
 import { expectedErrorMessage } from '../expected-errors';
+import { terminalText as t } from '../terminal-text';
 
 export const roundtripUsage = 'walkbench roundtrip FILE… [--json]   read into the model, write back in memory, compare bytes';
 
@@ -35,12 +36,12 @@ export async function roundtripCommand(argv: readonly string[], io: CliIo): Prom
       const details = handler.roundtripDetails?.(bytes, document, env) ?? {};
       results.push({ file, format: handler.id, ok: identical, identical, firstDifference: diff, size: bytes.length, writtenSize: written.length, ...details });
       if (!json) {
-        io.out(identical ? `${file}: identical (${bytes.length} bytes)\n` : `${file}: DIFFERENT from byte ${diff} (read ${bytes.length} bytes, wrote ${written.length})\n`);
+        io.out(identical ? `${t(file)}: identical (${bytes.length} bytes)\n` : `${t(file)}: DIFFERENT from byte ${diff} (read ${bytes.length} bytes, wrote ${written.length})\n`);
       }
     } catch (e) {
       const message = expectedErrorMessage(e, file);
       if (message === undefined) throw e;
-      io.err(`walkbench: ${message}\n`);
+      io.err(`walkbench: ${t(message)}\n`);
       results.push({ file, format: null, ok: false, identical: false, firstDifference: null, error: message });
       status = ExitCode.failed;
     }

@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { rendererDirectory } from '../../services/app-paths';
 import { createEventHub } from '../../../shared/ipc/event-hub';
 import { startBrowserServer } from '../../services/browser-server';
-import type { JobService } from '../../services/job-service';
 import { isProjectFile } from '../../services/project-file-sniff';
+import { checkRegularFile, FileAccessError } from '../../services/file-access';
 import { createWalkbenchService } from '../../services/walkbench-service';
 import { ExitCode, parseArgs, UsageError, type CliIo } from '../cli-io';
+import { terminalText } from '../terminal-text';
 
 export const serveUsage =
   'walkbench serve [--port N] [--project FILE | --file FILE]   the app in a browser, on 127.0.0.1 with a secret token';
@@ -39,9 +39,12 @@ export async function serveCommand(args: string[], io: Pick<CliIo, 'out' | 'err'
   let startupFile: string | null = null;
   if (typeof fileFlag === 'string') {
     startupFile = path.resolve(fileFlag);
-    const info = await stat(startupFile).catch(() => null);
-    if (!info || !info.isFile()) {
-      io.err(`walkbench serve: ${startupFile}: no such file\n`);
+    try {
+      // A regular file only: a FIFO or a device is refused before anything opens it.
+      await checkRegularFile(startupFile);
+    } catch (e) {
+      if (!(e instanceof FileAccessError)) throw e;
+      io.err(`walkbench serve: ${terminalText(e.message)}\n`);
       return ExitCode.failed;
     }
   }
@@ -51,13 +54,13 @@ export async function serveCommand(args: string[], io: Pick<CliIo, 'out' | 'err'
     io.err(`walkbench serve: warning: the renderer is not built (${rendererDir}); run npm run build:renderer, then reload the page\n`);
   }
   const events = createEventHub();
-  let jobs: JobService | undefined;
+  let closeService: (() => Promise<void>) | undefined;
   // A project given on the command line is opened in the page at start.
   const project = startupFile !== null && (await isProjectFile(startupFile).catch(() => false)) ? startupFile : null;
   let server;
   try {
     server = await startBrowserServer({
-      service: createWalkbenchService({ startupFile, startupIsProject: project !== null, events, onJobService: (j) => (jobs = j) }),
+      service: createWalkbenchService({ startupFile, startupIsProject: project !== null, events, onClose: (c) => (closeService = c) }),
       events,
       rendererDir,
       port,
@@ -72,16 +75,20 @@ export async function serveCommand(args: string[], io: Pick<CliIo, 'out' | 'err'
   io.out(`Walkbench is running in browser mode at ${server.url}\n`);
   io.out('Open that address in a browser on this computer (it carries the access token). Press Ctrl+C to stop.\n');
 
+  // The first SIGINT or SIGTERM stops the server and closes the project; the handlers stay
+  // until that is done, so a second signal during the shutdown is not the default exit
+  // (which would cut the project's last writes short).
   const stop = () => void server.close();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   try {
     await server.closed;
   } finally {
+    // Edits written behind are written, bakes and the live bake worker end (their worker
+    // threads would keep the process alive), and the project file is closed.
+    await closeService?.();
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
-    // Running bakes hold worker threads that would keep the process alive.
-    await jobs?.close();
   }
   io.out('Walkbench stopped.\n');
   return ExitCode.ok;

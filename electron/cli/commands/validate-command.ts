@@ -2,6 +2,7 @@ import type { Finding } from '../../../shared/validation/finding';
 import { ExitCode, parseArgs, UsageError, type CliIo } from '../cli-io';
 import { inspectInput } from '../inspect-input';
 import { readMasterPlugins, reportWithMasters } from './skyrim-masters';
+import { terminalText as t } from '../terminal-text';
 
 export const validateUsage = 'walkbench validate FILE… [--json] [--max N] [--master MASTER.esm]…   findings; exit status 1 if any file is invalid. --master: a Skyrim master whose navmeshes the edge links are checked against';
 
@@ -16,7 +17,7 @@ export async function validateCommand(argv: readonly string[], io: CliIo): Promi
   if (!Number.isInteger(max) || max < 0) throw new UsageError('--max takes a whole number of findings to print per file');
   const loaded = await readMasterPlugins(args.lists.get('master') ?? []);
   if ('error' in loaded) {
-    io.err(`walkbench: ${loaded.error}\n`);
+    io.err(`walkbench: ${t(loaded.error)}\n`);
     if (json) io.out(`${JSON.stringify([{ file: loaded.file, format: null, ok: false, errors: [{ message: loaded.error, offset: null }], warnings: [] }], null, 2)}\n`);
     return ExitCode.failed;
   }
@@ -34,9 +35,10 @@ export async function validateCommand(argv: readonly string[], io: CliIo): Promi
     results.push({ file, format: report.format, ok: report.ok, errors: report.errors.map(findingJson), warnings: report.warnings.map(findingJson) });
     if (!json) {
       const verdict = report.ok ? 'valid' : 'INVALID';
-      io.out(`${file}: ${verdict} (${report.errors.length} error(s), ${report.warnings.length} warning(s))\n`);
+      io.out(`${t(file)}: ${verdict} (${report.errors.length} error(s), ${report.warnings.length} warning(s))\n`);
       const all = [...report.errors, ...report.warnings];
-      for (const f of all.slice(0, max)) io.out(`  ${f.severity}: ${f.message} [${f.code}]\n`);
+      // Findings quote the file (names, strings): shown with control characters escaped.
+      for (const f of all.slice(0, max)) io.out(`  ${f.severity}: ${t(f.message)} [${f.code}]\n`);
       if (all.length > max) io.out(`  … and ${all.length - max} more (use --max or --json)\n`);
     }
   }

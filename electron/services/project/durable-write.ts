@@ -1,6 +1,6 @@
 import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { FileAccessError } from '../file-access';
+import { checkReplaceable, FileAccessError, openForWritingSync } from '../file-access';
 
 /** Suffix of our temporary files, so a rerun after a crash can find and remove them. */
 export const TEMP_SUFFIX = '.walkbench-tmp';
@@ -24,9 +24,12 @@ function fsyncFolder(dir: string): void {
   }
 }
 
-/** Writes `bytes` to `file` and flushes them to the disk before returning. */
+/**
+ * Writes `bytes` to `file` and flushes them to the disk before returning. What is opened
+ * must be a regular file (a FIFO or a device there is refused, never waited on).
+ */
 export function writeFlushed(file: string, bytes: Uint8Array): void {
-  const fd = openSync(file, 'w');
+  const fd = openForWritingSync(file);
   try {
     let at = 0;
     while (at < bytes.length) at += writeSync(fd, bytes, at, bytes.length - at);
@@ -34,6 +37,11 @@ export function writeFlushed(file: string, bytes: Uint8Array): void {
   } finally {
     closeSync(fd);
   }
+}
+
+/** The temporary file replaceFileDurably writes `file` through: `.NAME.PID.walkbench-tmp` beside it. */
+export function tempPathFor(file: string, pid: number = process.pid): string {
+  return path.join(path.dirname(file), `.${path.basename(file)}.${pid}${TEMP_SUFFIX}`);
 }
 
 /**
@@ -44,8 +52,10 @@ export function writeFlushed(file: string, bytes: Uint8Array): void {
  */
 export function replaceFileDurably(file: string, bytes: Uint8Array): void {
   const dir = path.dirname(file);
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}${TEMP_SUFFIX}`);
+  const tmp = tempPathFor(file);
+  checkReplaceable(file);
   try {
+    rmSync(tmp, { force: true });
     writeFlushed(tmp, bytes);
     renameSync(tmp, file);
     fsyncFolder(dir);

@@ -1,8 +1,8 @@
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { FileAccessError } from '../file-access';
+import { FileAccessError, readIfPresentSync, specialFileAt } from '../file-access';
 import { contentHash } from './content-hash';
-import { replaceFileDurably, writeFlushed } from './durable-write';
+import { replaceFileDurably, TEMP_SUFFIX, writeFlushed } from './durable-write';
 import { exportRunKey, isInside, resolveExportTarget } from './export-target';
 import type { ProjectStore } from './project-store';
 import type { ExportRun, ExportRunEntry } from './project-types';
@@ -39,6 +39,8 @@ export interface RestoreResult {
   /** The export runs undone, newest first (an interrupted run and the run that completed it are undone together). */
   runs: ExportRun[];
   files: RestoredFile[];
+  /** Temporary files an export killed mid-write left beside its targets, removed (or, on a dry run, to remove). */
+  tempFiles: string[];
 }
 
 /**
@@ -60,10 +62,28 @@ function runsToRestore(store: ProjectStore, root: string): ExportRun[] {
 
 function readOrUndefined(file: string): Uint8Array | undefined {
   try {
-    return new Uint8Array(readFileSync(file));
+    return readIfPresentSync(file);
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The temporary files an export of `target` left (`.NAME.PID.walkbench-tmp` beside it,
+ * durable-write.ts), when the export was killed between writing one and renaming it.
+ */
+export function leftoverTempFiles(target: string): string[] {
+  const dir = path.dirname(target);
+  const prefix = `.${path.basename(target)}.`;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names
+    .filter((n) => n.startsWith(prefix) && n.endsWith(TEMP_SUFFIX) && /^\d+$/.test(n.slice(prefix.length, -TEMP_SUFFIX.length)))
+    .map((n) => path.join(dir, n));
 }
 
 /**
@@ -80,9 +100,11 @@ export function restoreLastExport(store: ProjectStore, to: string, options: { dr
   const work: { run: ExportRun; entry: ExportRunEntry }[] = [];
   for (const run of runs) for (const entry of store.listExportRunEntries(run.id).reverse()) work.push({ run, entry });
   const doneArchives = new Set<string>();
+  const tempFiles = new Set<string>();
   let done = 0;
   for (const { run, entry } of work) {
     done++;
+    if (isInside(target.root, entry.targetPath)) for (const t of leftoverTempFiles(entry.targetPath)) tempFiles.add(t);
     options.onProgress?.(done, work.length, entry.resource ? `${path.basename(entry.targetPath)}:${entry.resource}` : path.basename(entry.targetPath));
     if (!isInside(target.root, entry.targetPath)) {
       files.push({ targetPath: entry.targetPath, action: 'kept', reason: `outside ${target.root}` });
@@ -93,6 +115,11 @@ export function restoreLastExport(store: ProjectStore, to: string, options: { dr
       const key = `${run.id}\u0000${entry.targetPath}`;
       if (doneArchives.has(key)) continue;
       doneArchives.add(key);
+    }
+    const special = specialFileAt(entry.targetPath);
+    if (special !== undefined) {
+      files.push({ targetPath: entry.targetPath, action: 'kept', reason: `is ${special} now, not a regular file` });
+      continue;
     }
     if (entry.backupPath !== null) {
       const backup = readOrUndefined(entry.backupPath);
@@ -113,6 +140,9 @@ export function restoreLastExport(store: ProjectStore, to: string, options: { dr
     if (!options.dryRun) rmSync(entry.targetPath, { force: true });
     files.push({ targetPath: entry.targetPath, action: 'removed' });
   }
-  if (!options.dryRun) for (const run of runs) store.finishExportRun(run.id, 'restored');
-  return { runs, files };
+  if (!options.dryRun) {
+    for (const t of tempFiles) rmSync(t, { force: true });
+    for (const run of runs) store.finishExportRun(run.id, 'restored');
+  }
+  return { runs, files, tempFiles: [...tempFiles] };
 }

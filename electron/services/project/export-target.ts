@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { GameId } from '../../../shared/model/walkmesh';
-import { FileAccessError } from '../file-access';
+import { FileAccessError, fileTypeName } from '../file-access';
 
 /**
  * Where an export writes: loose files into a folder, or resources into an existing
@@ -43,7 +43,7 @@ export function resolveExportTarget(game: GameId, to: string): ExportTarget {
     if (game === 'kotor' && ext === '.rim') return { kind: 'archive', game, root: path.dirname(abs), file: abs, archive: 'rim' };
     throw new FileAccessError(abs, `is a file; ${game} exports go into a folder${aurora ? ` or a ${game === 'kotor' ? '.mod/.erf/.rim' : '.mod/.erf/.hak'} archive` : ''}`);
   }
-  if (!st.isDirectory()) throw new FileAccessError(abs, 'neither a folder nor an archive');
+  if (!st.isDirectory()) throw new FileAccessError(abs, `is ${fileTypeName(st)}, neither a folder nor an archive`);
   const sub = (name: string) => (path.basename(abs).toLowerCase() === name ? abs : (subfolderAnyCase(abs, name) ?? abs));
   switch (game) {
     case 'kotor':

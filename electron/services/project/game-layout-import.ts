@@ -1,4 +1,4 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { lstat, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isMalformedInputError } from '../../../shared/binary/malformed-input-error';
 import { readErf, sniffErf } from '../../../shared/formats/aurora/erf-reader';
@@ -13,7 +13,7 @@ import { KOTOR_MODEL_TABLES, kotorTemplateModel } from '../../../shared/formats/
 import type { KotorResourceResolver } from '../../../shared/formats/kotor/kotor-resource-resolver';
 import { readLyt } from '../../../shared/formats/kotor/lyt-reader';
 import type { GameId } from '../../../shared/model/walkmesh';
-import { FileAccessError } from '../file-access';
+import { checkRegularFile, FileAccessError, fileTypeName, readBytes } from '../file-access';
 import { kotorModuleNames, openKotorModule, scanKotorGameFolder } from '../kotor-game-folder';
 import { Nwn2ModelResolver } from '../nwn2-model-resolver';
 
@@ -56,13 +56,19 @@ export interface LayoutOptions {
 const ARCHIVE_EXTENSIONS = new Set(['.mod', '.erf', '.hak', '.rim']);
 const PLUGIN_EXTENSIONS = new Set(['.esp', '.esm', '.esl']);
 
+/**
+ * True for a folder, false for a regular file; anything else a source names (a FIFO, a
+ * device, a socket, or a link to one) is refused before it is opened.
+ */
 async function isDir(p: string): Promise<boolean> {
   try {
-    return (await stat(p)).isDirectory();
+    if ((await stat(p)).isDirectory()) return true;
   } catch (e) {
     if ((e as { code?: unknown }).code === 'ENOENT') throw new FileAccessError(p, 'no such file or folder');
     throw new FileAccessError(p, e instanceof Error ? e.message : String(e));
   }
+  await checkRegularFile(p);
+  return false;
 }
 
 async function entriesOf(dir: string) {
@@ -80,12 +86,24 @@ async function childAnyCase(dir: string, name: string, kind: 'file' | 'dir'): Pr
   return hit ? path.join(dir, hit.name) : undefined;
 }
 
-async function readAll(file: string): Promise<Uint8Array> {
+/** A regular file's bytes (FIFOs, devices and sockets are refused unread, file-access.ts). */
+const readAll = readBytes;
+
+/**
+ * Why a folder entry that is neither a folder nor a regular file is skipped: a FIFO, a
+ * device or a socket is never opened, and symbolic links are not followed (a link back up
+ * the tree would loop); the reason names what the entry is.
+ */
+async function specialEntryReason(full: string): Promise<string> {
   try {
-    const b = await readFile(file);
-    return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+    const own = await lstat(full);
+    if (!own.isSymbolicLink()) return `is ${fileTypeName(own)}, not a regular file`;
+    const target = await stat(full).catch(() => null);
+    return target === null
+      ? 'is a symbolic link to nothing (links are not followed in a folder)'
+      : `is a symbolic link to ${fileTypeName(target)} (links are not followed in a folder; name its target as a source)`;
   } catch (e) {
-    throw new FileAccessError(file, e instanceof Error ? e.message : String(e));
+    return e instanceof Error ? e.message : String(e);
   }
 }
 
@@ -136,9 +154,11 @@ async function walkFolder(folder: string, place: Place, options: LayoutOptions, 
   }
   for (const e of entries) {
     const full = path.join(folder, e.name);
-    // Symbolic links are not followed, so a link back up the tree cannot loop.
+    // Symbolic links are not followed, so a link back up the tree cannot loop; they, FIFOs,
+    // devices and sockets are listed as skipped with what they are.
     if (e.isDirectory()) await walkFolder(full, place, options, out);
     else if (e.isFile()) await addFile(full, place, options, out, false);
+    else out.push({ path: full, ...place, name: e.name, skip: await specialEntryReason(full) });
   }
 }
 
@@ -317,6 +337,7 @@ async function nwn2ModelCandidates(candidates: readonly ImportCandidate[], optio
     }
     return { path: from, module, folderModule, name: path.basename(from) };
   };
+  const damaged = new Set<string>();
   for (const [module, { appearances, folderModule }] of byModule) {
     await resolver.preload(appearances);
     const wanted = new Set<string>();
@@ -325,6 +346,12 @@ async function nwn2ModelCandidates(candidates: readonly ImportCandidate[], optio
     for (const from of [...wanted].sort()) {
       const c = await fromSource(from, { module, folderModule });
       if (c) out.push(c);
+    }
+    // An archive of the model folders that cannot be read is in the report, not skipped in silence.
+    for (const d of resolver.damaged) {
+      if (damaged.has(d.file)) continue;
+      damaged.add(d.file);
+      out.push({ path: d.file, module, folderModule, name: path.basename(d.file), skip: `damaged archive, not searched for models: ${d.reason}` });
     }
   }
 }

@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isMalformedInputError } from '../../../shared/binary/malformed-input-error';
 import { resourceTypes } from '../../../shared/formats/aurora/resource-types';
 import { KotorResourceResolver } from '../../../shared/formats/kotor/kotor-resource-resolver';
-import { FileAccessError, readBytes } from '../file-access';
+import { readBytes, readBytesSync } from '../file-access';
 import { kotorObjectWalkmeshes, type ImportCandidate } from './game-layout-import';
 import { roomsOfLayoutBytes } from './kotor-room-layout';
 import type { ProjectStore } from './project-store';
@@ -18,14 +17,7 @@ export function kotorResRefModule(fileName: string): string {
 
 const extension = (name: string) => path.extname(name).toLowerCase();
 
-function readSync(file: string): Uint8Array {
-  try {
-    const b = readFileSync(file);
-    return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
-  } catch (e) {
-    throw new FileAccessError(file, e instanceof Error ? e.message : String(e));
-  }
-}
+const readSync = readBytesSync;
 
 /**
  * Which KotOR module each imported file belongs to, by the game's names rather than the

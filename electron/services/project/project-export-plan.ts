@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { readErf } from '../../../shared/formats/aurora/erf-reader';
 import { readGff } from '../../../shared/formats/aurora/gff-reader';
@@ -14,7 +14,7 @@ import { countBySeverity } from '../../../shared/validation/finding';
 import type { GameId } from '../../../shared/model/walkmesh';
 import { bakeJobOf } from '../bake-pool/project-rebake';
 import { nodeFormatEnvironment } from '../node-format-environment';
-import { FileAccessError } from '../file-access';
+import { readBytesSync, specialFileAt } from '../file-access';
 import { contentHash } from './content-hash';
 import { resolveExportTarget, type ExportTarget } from './export-target';
 import { writePendingEdits } from './pending-edit-writes';
@@ -147,12 +147,7 @@ interface ArchiveView {
 }
 
 function readArchiveView(target: Extract<ExportTarget, { kind: 'archive' }>): ArchiveView {
-  let bytes: Uint8Array;
-  try {
-    bytes = new Uint8Array(readFileSync(target.file));
-  } catch (e) {
-    throw new FileAccessError(target.file, e instanceof Error ? e.message : String(e));
-  }
+  const bytes = readBytesSync(target.file);
   const types = resourceTypes(target.game === 'nwn2' ? 'nwn2' : 'kotor');
   const map = new Map<string, string>();
   try {
@@ -195,9 +190,15 @@ export function planExport(store: ProjectStore, options: ExportPlanOptions): Exp
   const refused: RefusedExport[] = [];
 
   const onDisk = new Map<string, string>();
+  // Names taken by something that is not a regular file: a FIFO, a device or a socket (or a
+  // link to one) is refused here, before anything is written; the export never opens one.
+  const notFiles = new Map<string, string>();
   let archive: ArchiveView | undefined;
   if (target.kind === 'folder') {
-    for (const e of readdirSync(target.dir, { withFileTypes: true })) if (e.isFile()) onDisk.set(nameKey(e.name), e.name);
+    for (const e of readdirSync(target.dir, { withFileTypes: true })) {
+      if (e.isFile()) onDisk.set(nameKey(e.name), e.name);
+      else notFiles.set(nameKey(e.name), e.name);
+    }
   } else {
     archive = readArchiveView(target);
   }
@@ -239,9 +240,15 @@ export function planExport(store: ProjectStore, options: ExportPlanOptions): Exp
     let resource: string | null = null;
     let existing: string | undefined;
     if (target.kind === 'folder') {
+      const taken = notFiles.get(nameKey(f.name));
+      const what = taken === undefined ? undefined : specialFileAt(path.join(target.dir, taken), true);
+      if (what !== undefined) {
+        refused.push({ file: label, reason: `${path.join(target.dir, taken!)} is ${what}, not a regular file` });
+        continue;
+      }
       const diskName = onDisk.get(nameKey(f.name));
       targetPath = path.join(target.dir, diskName ?? f.name);
-      existing = diskName === undefined ? undefined : contentHash(new Uint8Array(readFileSync(targetPath)));
+      existing = diskName === undefined ? undefined : contentHash(readBytesSync(targetPath));
     } else {
       targetPath = target.file;
       resource = f.name;

@@ -1,4 +1,3 @@
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { putErfResource, type ErfDocument } from '../../../shared/formats/aurora/erf-document';
 import { readErf } from '../../../shared/formats/aurora/erf-reader';
@@ -8,7 +7,7 @@ import { putRimResource, type RimDocument } from '../../../shared/formats/aurora
 import { readRim } from '../../../shared/formats/aurora/rim-reader';
 import { writeRim } from '../../../shared/formats/aurora/rim-writer';
 import { isMalformedInputError } from '../../../shared/binary/malformed-input-error';
-import { FileAccessError } from '../file-access';
+import { FileAccessError, readIfPresentSync } from '../file-access';
 import { contentHash } from './content-hash';
 import { removeStaleTempFiles, replaceFileDurably } from './durable-write';
 import { backUpFile, backupDirFor } from './export-backups';
@@ -62,13 +61,9 @@ export class ExportVerifyError extends Error {
   }
 }
 
+/** The target's bytes, or undefined when there is none; a FIFO, device or socket there is refused unread. */
 function readTarget(file: string): Uint8Array | undefined {
-  if (!existsSync(file)) return undefined;
-  try {
-    return new Uint8Array(readFileSync(file));
-  } catch (e) {
-    throw new FileAccessError(file, e instanceof Error ? e.message : String(e));
-  }
+  return readIfPresentSync(file);
 }
 
 /** The bytes the plan promised, loaded again at write time and checked against its hash. */

@@ -1,5 +1,4 @@
-import { readFile } from 'node:fs/promises';
-import { FileAccessError } from '../file-access';
+import { readBytes } from '../file-access';
 import { collectLayoutCandidates, type ImportCandidate } from './game-layout-import';
 import { importModuleNamer } from './import-module-names';
 import { areaOf, classifyInput } from './input-kind';
@@ -125,16 +124,8 @@ export async function importSources(store: ProjectStore, sources: readonly strin
       done++;
       continue;
     }
-    let bytes: Uint8Array;
-    if (c.bytes) bytes = c.bytes;
-    else {
-      try {
-        const b = await readFile(c.path);
-        bytes = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
-      } catch (e) {
-        throw new FileAccessError(c.path, e instanceof Error ? e.message : String(e));
-      }
-    }
+    // A regular file only: a path that became a FIFO or a device since the walk is refused unread.
+    const bytes = c.bytes ?? (await readBytes(c.path));
     const kind = classifyInput(name, bytes);
     if (kind.skip !== undefined) {
       entry.module = moduleOf(c, null);

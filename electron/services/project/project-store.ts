@@ -34,8 +34,14 @@ export function nameKey(name: string): string {
 
 const now = () => new Date().toISOString();
 
-function bytesOf(blob: unknown): Uint8Array {
-  if (!(blob instanceof Uint8Array)) throw new TypeError('project file: expected a blob');
+/** A file's stored row that is not what this build wrote: the file is damaged. */
+function damaged(file: string, what: string): ProjectFileError {
+  return new ProjectFileError(file, `is damaged: ${what}; restore it from a backup or a copy`);
+}
+
+/** Bytes stored as a blob; anything else (SQLite columns take any type) is damage. */
+function bytesOf(file: string, blob: unknown, what: string): Uint8Array {
+  if (!(blob instanceof Uint8Array)) throw damaged(file, `it holds ${blob === null ? 'null' : `a ${typeof blob}`} where ${what} should be`);
   return new Uint8Array(blob.buffer, blob.byteOffset, blob.byteLength);
 }
 
@@ -116,12 +122,14 @@ const fileColumns = `
   LEFT JOIN edit_writes_pending w ON w.file_id = f.id
   LEFT JOIN file_revisions r ON r.file_id = f.id`;
 
-function fileRecord(r: FileRow): FileRecord {
+function fileRecord(file: string, r: FileRow): FileRecord {
+  const kind = fileKinds.find((k) => k === r.kind);
+  if (!kind) throw damaged(file, `file ${r.id} has an unknown kind "${String(r.kind)}"`);
   return {
     id: r.id,
     module: r.module,
     area: r.area,
-    kind: checkKind(r.kind),
+    kind,
     name: r.name,
     format: r.format,
     size: r.size,
@@ -203,7 +211,9 @@ export class ProjectStore {
       | { name: string; game: string; created_at: string }
       | undefined;
     if (!row) throw new ProjectFileError(this.file, 'is damaged: it has no project record');
-    return { name: row.name, game: checkGame(row.game), createdAt: row.created_at, schemaVersion: schemaVersionOf(this.db) };
+    const game = gameIds.find((g) => g === row.game);
+    if (!game) throw damaged(this.file, `its project record names an unknown game "${String(row.game)}"`);
+    return { name: row.name, game, createdAt: row.created_at, schemaVersion: schemaVersionOf(this.db) };
   }
 
   setGame(game: GameId): void {
@@ -299,17 +309,17 @@ export class ProjectStore {
       params.push(checkKind(filter.kind));
     }
     const sql = `SELECT ${fileColumns} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY m.name_key, f.name_key`;
-    return (this.db.prepare(sql).all(...params) as FileRow[]).map(fileRecord);
+    return (this.db.prepare(sql).all(...params) as FileRow[]).map((r) => fileRecord(this.file, r));
   }
 
   findFile(module: string, name: string): FileRecord | undefined {
     const row = this.db.prepare(`SELECT ${fileColumns} WHERE m.name_key = ? AND f.name_key = ?`).get(nameKey(module), nameKey(name)) as FileRow | undefined;
-    return row && fileRecord(row);
+    return row && fileRecord(this.file, row);
   }
 
   fileById(fileId: number): FileRecord | undefined {
     const row = this.db.prepare(`SELECT ${fileColumns} WHERE f.id = ?`).get(fileId) as FileRow | undefined;
-    return row && fileRecord(row);
+    return row && fileRecord(this.file, row);
   }
 
   /**
@@ -322,8 +332,12 @@ export class ProjectStore {
 
   loadFileBytes(fileId: number): Uint8Array {
     const row = this.db.prepare('SELECT bytes FROM file_content WHERE file_id = ?').get(fileId) as { bytes: unknown } | undefined;
-    if (!row) throw new RangeError(`${this.file}: no file with id ${fileId}`);
-    return bytesOf(row.bytes);
+    if (!row) {
+      // A file the project lists always has its bytes; one without them is damage, not a wrong id.
+      if (this.db.prepare('SELECT 1 FROM files WHERE id = ?').get(fileId)) throw damaged(this.file, `file ${fileId} has no bytes stored`);
+      throw new RangeError(`${this.file}: no file with id ${fileId}`);
+    }
+    return bytesOf(this.file, row.bytes, `the bytes of file ${fileId}`);
   }
 
   /** Saves the model's edited bytes of a file, made on the bytes the file holds now. */
@@ -345,7 +359,7 @@ export class ProjectStore {
     const row = this.db
       .prepare('SELECT e.base_sha256, e.sha256, c.bytes FROM edits e JOIN edit_content c ON c.file_id = e.file_id WHERE e.file_id = ?')
       .get(fileId) as { base_sha256: string; sha256: string; bytes: unknown } | undefined;
-    return row && { baseSha256: row.base_sha256, sha256: row.sha256, bytes: bytesOf(row.bytes) };
+    return row && { baseSha256: row.base_sha256, sha256: row.sha256, bytes: bytesOf(this.file, row.bytes, `the edited bytes of file ${fileId}`) };
   }
 
   discardEdit(fileId: number): void {
@@ -397,7 +411,7 @@ export class ProjectStore {
   loadBakeOutput(bakeId: number): Uint8Array {
     const row = this.db.prepare('SELECT bytes FROM bake_outputs WHERE bake_id = ?').get(bakeId) as { bytes: unknown } | undefined;
     if (!row) throw new RangeError(`${this.file}: no bake with id ${bakeId}`);
-    return bytesOf(row.bytes);
+    return bytesOf(this.file, row.bytes, `the output of bake ${bakeId}`);
   }
 
   /**
@@ -445,7 +459,7 @@ export class ProjectStore {
       if (later) throw new HistoryOrderError(`"${row.label}" also changed ${this.fileLabel(later.fileId)}, which was edited after it ("${later.label}"): undo that first`, later.fileId);
       this.db.prepare('UPDATE history SET undone = 1 WHERE seq = ?').run(row.seq);
       this.bumpRevisions(files);
-      return { seq: row.seq, label: row.label, apply: JSON.parse(row.inverse) as unknown, blob: row.inverseBlob === null ? null : bytesOf(row.inverseBlob), files };
+      return { seq: row.seq, label: row.label, apply: JSON.parse(row.inverse) as unknown, blob: row.inverseBlob === null ? null : bytesOf(this.file, row.inverseBlob, `the undo data of history step ${row.seq}`), files };
     });
   }
 
@@ -466,7 +480,7 @@ export class ProjectStore {
       if (earlier) throw new HistoryOrderError(`"${row.label}" also changed ${this.fileLabel(earlier.fileId)}, whose earlier undone edit ("${earlier.label}") must be redone first`, earlier.fileId);
       this.db.prepare('UPDATE history SET undone = 0 WHERE seq = ?').run(row.seq);
       this.bumpRevisions(files);
-      return { seq: row.seq, label: row.label, apply: JSON.parse(row.command) as unknown, blob: row.commandBlob === null ? null : bytesOf(row.commandBlob), files };
+      return { seq: row.seq, label: row.label, apply: JSON.parse(row.command) as unknown, blob: row.commandBlob === null ? null : bytesOf(this.file, row.commandBlob, `the redo data of history step ${row.seq}`), files };
     });
   }
 

@@ -107,24 +107,43 @@ export const useProjectStore = defineStore('project', () => {
 
   /** Set when Save Project As needs a typed path (browser mode has no save dialog). */
   const saveAsAsked = ref(0);
+  /**
+   * A typed Save As path where a file exists: the page asks "Replace …?" (Replace / Cancel)
+   * before anything is written; null when nothing is asked.
+   */
+  const replaceAsked = ref<string | null>(null);
 
-  async function saveAs(path: string): Promise<void> {
+  /**
+   * Save Project As. An existing file is replaced only with `overwrite` (the user's Replace,
+   * or a native save dialog, which asks itself); otherwise the services refuse with `exists`
+   * and the page asks first.
+   */
+  async function saveAs(path: string, overwrite = false): Promise<void> {
     const s = session.value;
     if (s === null) return;
     loading.value = true;
     error.value = null;
     note.value = null;
+    replaceAsked.value = null;
     try {
-      const next = await client!.call('project.saveAs', { session: s, path });
+      const next = await client!.call('project.saveAs', { session: s, path, ...(overwrite ? { overwrite: true } : {}) });
       const old = adopt(next);
       // The copy has the same file ids: the tabs go on in it.
       if (old !== null && old !== next.session) await moveTabs(old, next.session);
       note.value = `Saved as ${next.path}; you are now working in the copy`;
     } catch (e) {
-      error.value = describe(e);
+      if (e instanceof WalkbenchRpcError && e.code === 'exists' && !overwrite) replaceAsked.value = path;
+      else error.value = describe(e);
     } finally {
       loading.value = false;
     }
+  }
+
+  /** The user's answer to "Replace …?": Replace saves over the file, Cancel leaves it as it is. */
+  async function answerReplace(replace: boolean): Promise<void> {
+    const path = replaceAsked.value;
+    replaceAsked.value = null;
+    if (replace && path !== null) await saveAs(path, true);
   }
 
   /** File ▸ Save Project As…: the native save dialog, or the typed path in browser mode. */
@@ -132,7 +151,8 @@ export const useProjectStore = defineStore('project', () => {
     if (!tree.value) return;
     try {
       const chosen = await client!.call('dialog.saveFile', { title: 'Save Project As', extensions: ['wbproj'] });
-      if (chosen.path) await saveAs(chosen.path);
+      // The native dialog has already asked before a file is replaced (showOverwriteConfirmation).
+      if (chosen.path) await saveAs(chosen.path, true);
     } catch (e) {
       if (e instanceof WalkbenchRpcError && e.code === 'unavailable') saveAsAsked.value++;
       else error.value = describe(e);
@@ -206,5 +226,5 @@ export const useProjectStore = defineStore('project', () => {
     return file.projectFile !== undefined && file.projectFile.session === session.value;
   }
 
-  return { tree, session, loading, error, note, states, stateRevision, open, saveAs, saveAsFromMenu, saveAsAsked, mergeStates, staleTabs, revisionOf, bakeOf, refreshStates, isCurrent };
+  return { tree, session, loading, error, note, states, stateRevision, open, saveAs, saveAsFromMenu, saveAsAsked, replaceAsked, answerReplace, mergeStates, staleTabs, revisionOf, bakeOf, refreshStates, isCurrent };
 });

@@ -114,7 +114,8 @@ export class EventStream {
         method: 'GET',
         headers: { Accept: 'text/event-stream', ...this.options.headers },
         cache: 'no-store',
-        credentials: 'same-origin',
+        // The token is in the header; no cookie is needed or sent.
+        credentials: 'omit',
         signal: abort.signal,
       });
       if (!response.ok || !response.body) return;

@@ -12,7 +12,7 @@ const EVENTS_PATH = '/events';
 
 /**
  * Browser mode: contract calls are POST /rpc/<method> with the parameters as a frame
- * (shared/ipc/mesh-payload.ts) and the token from the page address in a header; results
+ * (shared/ipc/mesh-payload.ts) and the token (takeToken) in a header, never a cookie; results
  * come back as frames, failures as JSON `{ error }`. Events arrive as server-sent events
  * on GET /events, with the same token header.
  */
@@ -27,7 +27,8 @@ export function createHttpTransport(origin: string, token: string, fetchFn: type
           headers: { 'Content-Type': FRAME_CONTENT_TYPE, [TOKEN_HEADER]: token },
           body: encodeFrame(params),
           cache: 'no-store',
-          credentials: 'same-origin',
+          // The token is in the header; no cookie is needed or sent.
+          credentials: 'omit',
         });
       } catch (e) {
         const why = e instanceof Error ? e.message : String(e);
@@ -49,4 +50,36 @@ export function createHttpTransport(origin: string, token: string, fetchFn: type
 export function tokenFromLocation(location: Pick<Location, 'search'>): string | null {
   const token = new URLSearchParams(location.search).get('token');
   return token && token.length > 0 ? token : null;
+}
+
+/** Where the tab keeps the token across reloads (sessionStorage: this origin, this tab only). */
+const TOKEN_KEY = 'walkbench-token';
+
+/**
+ * Takes the access token for browser mode once: from the page address `walkbench serve`
+ * printed (`?token=…`), which is then removed from the address bar (history.replaceState),
+ * so it is not left on screen, in the history or in a bookmark. The token stays in memory
+ * (the transport holds it) and in this tab's sessionStorage, which, unlike a cookie, is
+ * kept per origin, port included, never sent anywhere, and gone with the tab: a reload
+ * finds it there. It travels only in the X-Walkbench-Token header of the page's requests.
+ */
+export function takeToken(win: Pick<Window, 'location' | 'history' | 'sessionStorage'>): string | null {
+  const fromAddress = tokenFromLocation(win.location);
+  if (fromAddress !== null) {
+    const url = new URL(win.location.href);
+    url.searchParams.delete('token');
+    win.history.replaceState(win.history.state, '', `${url.pathname}${url.search}${url.hash}`);
+    try {
+      win.sessionStorage.setItem(TOKEN_KEY, fromAddress);
+    } catch {
+      // Storage refused (a private mode): the token lives in memory only; a reload needs the address again.
+    }
+    return fromAddress;
+  }
+  try {
+    const kept = win.sessionStorage.getItem(TOKEN_KEY);
+    return kept && kept.length > 0 ? kept : null;
+  } catch {
+    return null;
+  }
 }

@@ -1,7 +1,7 @@
 import type { WalkbenchBridge } from '../../../shared/ipc/bridge';
 import type { EventName, Method, Params, Result, WalkbenchEvents } from '../../../shared/ipc/contract';
 import { WalkbenchRpcError } from '../../../shared/ipc/rpc-error';
-import { createHttpTransport, tokenFromLocation } from './http-transport';
+import { createHttpTransport, takeToken } from './http-transport';
 import type { Transport } from './transport';
 
 /**
@@ -35,7 +35,7 @@ export function connectClient(win: Window): WalkbenchClient {
   // program (tests of the stores) can import this module.
   const bridge = (win as Window & { walkbench?: WalkbenchBridge }).walkbench;
   if (bridge) return new WalkbenchClient(bridge);
-  const token = tokenFromLocation(win.location);
+  const token = takeToken(win);
   if (token === null) throw new NoTransportError();
   return new WalkbenchClient(createHttpTransport(win.location.origin, token));
 }

@@ -26,6 +26,6 @@ describe('isProjectFile', () => {
     const short = path.join(tmp, 'short.bin');
     writeFileSync(short, 'SQLite format 3\0');
     expect(await isProjectFile(short)).toBe(false);
-    await expect(isProjectFile(path.join(tmp, 'missing'))).rejects.toThrow(/ENOENT/);
+    await expect(isProjectFile(path.join(tmp, 'missing'))).rejects.toThrow(/missing: no such file/);
   });
 });

@@ -1,4 +1,5 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openProjectDatabase, PROJECT_APPLICATION_ID } from '../../../electron/services/project/project-database';
@@ -108,5 +109,76 @@ describe('project database', () => {
     expect(() => ProjectStore.create(file, { name: 'again', game: 'kotor' })).toThrow(/already exists/);
     expect(ProjectStore.open(file).info().name).toBe('exists');
     expect(() => ProjectStore.open(tempFile('missing.wbproj'))).toThrow(/no such project file/);
+  });
+
+  it('opens a refused newer-version file read-only: its bytes and its journal mode stay as they were', () => {
+    const file = tempFile('newer-untouched.wbproj');
+    ProjectStore.create(file, { name: 'newer', game: 'kotor' }).close();
+    const raw = new Database(file);
+    raw.pragma('journal_mode = DELETE');
+    raw.pragma(`user_version = ${latestSchemaVersion + 1}`);
+    raw.close();
+    const before = readFileSync(file);
+    expect(() => openProjectDatabase(file)).toThrow(/newer Walkbench/);
+    expect(Buffer.compare(readFileSync(file), before)).toBe(0);
+    expect(existsSync(`${file}-wal`)).toBe(false);
+    const check = new Database(file, { readonly: true });
+    expect(check.pragma('journal_mode', { simple: true })).toBe('delete');
+    check.close();
+
+    // A newer project in WAL mode (as Walkbench writes them) is not given -wal or -shm files either.
+    const wal = tempFile('newer-wal.wbproj');
+    ProjectStore.create(wal, { name: 'newer', game: 'kotor' }).close();
+    const rawWal = new Database(wal);
+    rawWal.pragma(`user_version = ${latestSchemaVersion + 1}`);
+    rawWal.close();
+    const walBefore = readFileSync(wal);
+    expect(() => openProjectDatabase(wal)).toThrow(/newer Walkbench/);
+    expect(Buffer.compare(readFileSync(wal), walBefore)).toBe(0);
+    expect(existsSync(`${wal}-wal`) || existsSync(`${wal}-shm`)).toBe(false);
+  });
+
+  it('leaves an SQLite file of another application byte for byte as it was, in its journal mode', () => {
+    const file = tempFile('foreign-untouched.sqlite');
+    const raw = new Database(file);
+    raw.exec('CREATE TABLE theirs (x); INSERT INTO theirs VALUES (1)');
+    raw.close();
+    const before = readFileSync(file);
+    expect(() => openProjectDatabase(file)).toThrow(/is not a Walkbench project/);
+    expect(Buffer.compare(readFileSync(file), before)).toBe(0);
+    expect(existsSync(`${file}-wal`)).toBe(false);
+    const check = new Database(file, { readonly: true });
+    expect(check.pragma('journal_mode', { simple: true })).toBe('delete');
+    check.close();
+  });
+
+  it('refuses a truncated project file as damaged, naming it, rather than failing later inside SQLite', () => {
+    const file = tempFile('whole.wbproj');
+    const store = ProjectStore.create(file, { name: 'whole', game: 'source' });
+    for (let i = 0; i < 40; i++) store.upsertFile({ module: 'm', name: `f${i}.nav`, kind: 'walkmesh', format: 'source-nav', bytes: new Uint8Array(8192).fill(i) });
+    store.close();
+    const bytes = readFileSync(file);
+    const cut = tempFile('truncated.wbproj');
+    writeFileSync(cut, bytes.subarray(0, Math.floor(bytes.length / 3)));
+    let error: unknown;
+    try {
+      ProjectStore.open(cut).close();
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ProjectFileError);
+    expect((error as Error).message).toContain(cut);
+    expect((error as Error).message).toMatch(/damaged|truncated/);
+  });
+
+  it('refuses a FIFO and a link to a device as project files at once, without opening them', () => {
+    const fifo = tempFile('fifo.wbproj');
+    execFileSync('mkfifo', [fifo]);
+    const started = Date.now();
+    expect(() => openProjectDatabase(fifo)).toThrow(`${fifo}: is a FIFO, not a regular file`);
+    const zero = tempFile('zero.wbproj');
+    symlinkSync('/dev/zero', zero);
+    expect(() => openProjectDatabase(zero)).toThrow(`${zero}: is a symbolic link to a character device, not a regular file`);
+    expect(Date.now() - started).toBeLessThan(2000);
   });
 });

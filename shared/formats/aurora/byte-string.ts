@@ -7,13 +7,18 @@
  */
 
 const CHUNK = 8192;
+/** Reused for short strings (resrefs, tags), so decoding one allocates only the string. */
+const SHORT_CODES: number[] = [];
 
 /** Decodes bytes as a byte string (one char per byte). */
 export function bytesToByteString(bytes: Uint8Array, start = 0, end = bytes.length): string {
   if (end - start <= 64) {
-    let s = '';
-    for (let i = start; i < end; i++) s += String.fromCharCode(bytes[i]!);
-    return s;
+    // One flat string: `s +=` per byte would leave a chain of cons strings (about 30 bytes
+    // per character) behind every short resref, which a table of thousands multiplies.
+    const codes = SHORT_CODES;
+    codes.length = end - start;
+    for (let i = start; i < end; i++) codes[i - start] = bytes[i]!;
+    return String.fromCharCode.apply(null, codes);
   }
   const parts: string[] = [];
   for (let i = start; i < end; i += CHUNK) {

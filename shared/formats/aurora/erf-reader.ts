@@ -41,7 +41,10 @@ function fail(offset: number, field: string, expected: string, found: string): M
  *
  * Memory bound (ERF_READ_MEMORY): resources are views, entries may name each stretch of
  * data at most about 8 times over in all, and each entry (32 or 48 bytes in the file) is an
- * object of about 150 bytes: at most 8 bytes per input byte, nothing decompressed.
+ * object, a view and a resref string, about 280 bytes (measured on a 219 KB module with
+ * 4,000 repeated entries: 5.3 bytes per input byte; on 20,000 empty entries with full
+ * resrefs, 6.3 for V1.0 and 4.5 for V1.1): at most 8 bytes per input byte, nothing
+ * decompressed.
  */
 export function readErf(bytes: Uint8Array): ErfDocument {
   const len = bytes.length;

@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../../support/fixtures';
+import { READ_MEMORY_ALLOWANCE } from '../../../shared/binary/read-budget';
+import { ERF_READ_MEMORY } from '../../../shared/formats/aurora/erf-reader';
 
 /**
  * Issue 14 ("Hostile input"): each reader on the crafted inputs of the review, built from
@@ -125,6 +127,13 @@ describe('hostile inputs under a memory cap (512 MB heap, 1 GB resident)', () =>
 
   it('ERF: 4,000 more entries naming the largest resource is refused by the data budget', async () => {
     await rejected('erf-repeated-entries', 'erf', /^resources\[\d+\]\.size$/);
+  });
+
+  it('ERF: 20,000 more entries naming one resource are read within the reader\'s stated bound', async () => {
+    const o = await runCase('erf-repeated-small-entries');
+    expect(o.accepted, JSON.stringify(o)).toBe(true);
+    expect(o.resources).toBeGreaterThan(20_000);
+    expect(o.heapGrowth).toBeLessThan(ERF_READ_MEMORY.perInputByte * o.inputBytes + READ_MEMORY_ALLOWANCE);
   });
 
   it('GFF: a list naming one struct many times is refused (a GFF is a tree)', async () => {

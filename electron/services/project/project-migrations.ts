@@ -27,7 +27,8 @@ interface SchemaObject {
   type: string;
   name: string;
   tbl_name: string;
-  sql: string | null;
+  /** Text as SQLite writes it; a damaged file may hold anything here. */
+  sql: unknown;
 }
 
 function schemaObjects(db: Database.Database): SchemaObject[] {
@@ -53,7 +54,12 @@ function expectedSchema(version: number): readonly SchemaObject[] {
 }
 
 /** SQL as stored, compared without regard to its line breaks and indentation. */
-const normalised = (sql: string | null) => (sql === null ? null : sql.replace(/\s+/g, ' ').trim());
+const normalised = (sql: unknown) => {
+  if (sql === null) return null;
+  // A damaged sqlite_schema row may hold a number or a blob where its SQL text belongs: it matches nothing.
+  if (typeof sql !== 'string') return `\0${typeof sql}`;
+  return sql.replace(/\s+/g, ' ').trim();
+};
 
 const keyOf = (o: SchemaObject) => `${o.type} ${o.name}`;
 

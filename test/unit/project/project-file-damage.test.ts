@@ -101,6 +101,26 @@ describe('damaged project files', () => {
     expectRefusedUntouched(file, /damaged: its table "modules" is not the one of its schema version/);
   });
 
+  it('refuses a schema row whose SQL is stored as a blob (SQLite still reads it) instead of a TypeError', () => {
+    const file = project('blob-schema.walkbench');
+    let sql = '';
+    raw(file, (db) => {
+      sql = (db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'modules'").get() as { sql: string }).sql;
+    });
+    // The row's record header: type 'table' (serial 23), name and tbl_name 'modules' (27),
+    // rootpage (a 1-byte integer, serial 1), then the SQL's serial type, 2n+13 for text of n
+    // bytes; 2n+12 makes the same bytes a blob.
+    const serial = 2 * Buffer.byteLength(sql) + 13;
+    const varint = serial < 128 ? [serial] : [0x80 | (serial >> 7), serial & 0x7f];
+    const pattern = Buffer.from([23, 27, 27, 1, ...varint]);
+    const bytes = readFileSync(file);
+    let found = 0;
+    for (let at = bytes.indexOf(pattern); at >= 0; at = bytes.indexOf(pattern, at + 1), found++) bytes[at + pattern.length - 1]! -= 1;
+    expect(found).toBeGreaterThan(0);
+    writeFileSync(file, bytes);
+    expectRefusedUntouched(file, /damaged: its table "modules" is not the one of its schema version/);
+  });
+
   it('refuses an SQLite schema format it cannot read as damaged, not with a raw SqliteError', () => {
     const file = project('schema-format.walkbench');
     setHeader(file, 44, (b) => b.writeUInt32BE(5));

@@ -101,10 +101,22 @@ export function migrate(db: Database.Database, file: string, target: number = la
   const from = schemaVersionOf(db);
   checkNotNewer(file, from);
   if (from >= target) return from;
-  db.transaction(() => {
-    for (let v = from; v < target; v++) db.exec(schemaSteps[v]!);
-    // user_version lives in the file header, which the transaction covers.
-    db.pragma(`user_version = ${target}`);
-  }).immediate();
+  try {
+    db.transaction(() => {
+      for (let v = from; v < target; v++) db.exec(schemaSteps[v]!);
+      // user_version lives in the file header, which the transaction covers.
+      db.pragma(`user_version = ${target}`);
+    }).immediate();
+  } catch (e) {
+    // The steps are fixed SQL that runs on every sound file of its version; one that fails
+    // on a constraint met damaged rows (a b-tree whose lookups disagree with its scan, seen
+    // by the project fuzz target as "FOREIGN KEY constraint failed"). The transaction rolled
+    // back, so the file is as it was.
+    const code = (e as { code?: unknown } | null)?.code;
+    if (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT')) {
+      throw new ProjectFileError(file, `is damaged: its upgrade from project schema version ${from} failed (${e instanceof Error ? e.message : String(e)}); restore it from a backup or a copy`);
+    }
+    throw e;
+  }
   return target;
 }

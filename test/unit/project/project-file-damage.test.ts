@@ -154,6 +154,30 @@ describe('damaged project files', () => {
     check.close();
   });
 
+  it('refuses a damaged older project whose upgrade fails on a constraint (a history b-tree whose lookups miss rows its scan finds), untouched', () => {
+    const file = tempFile('damaged-btree-v4.walkbench');
+    const db = openProjectDatabase(file, { create: true, schemaVersion: 4 });
+    db.prepare("INSERT INTO project (id, name, game, created_at) VALUES (1, 'old', 'kotor', 'then')").run();
+    const add = db.prepare("INSERT INTO history (label, command_json, inverse_json, created_at) VALUES (?, '{\"type\":\"walkmesh-edit\",\"fileId\":1}', '{}', 'then')");
+    // Enough rows for the table to have an interior page over its leaves.
+    for (let i = 0; i < 120; i++) add.run(`edit ${i} ${'x'.repeat(200)}`);
+    db.pragma('journal_mode = DELETE');
+    const root = (db.prepare("SELECT rootpage FROM sqlite_schema WHERE name = 'history'").get() as { rootpage: number }).rootpage;
+    const pageSize = db.pragma('page_size', { simple: true }) as number;
+    db.close();
+    // The root's first divider key lowered to 1: a lookup of rows 2… goes to the wrong
+    // child, while a scan still finds them (so step 5's foreign key check fails).
+    const bytes = readFileSync(file);
+    const page = (root - 1) * pageSize + (root === 1 ? 100 : 0);
+    expect(bytes[page], 'an interior table page').toBe(0x05);
+    const cell = (root - 1) * pageSize + bytes.readUInt16BE(page + 12);
+    expect(bytes[cell + 4]! & 0x80, 'a one-byte divider key').toBe(0);
+    expect(bytes[cell + 4]).toBeGreaterThan(2);
+    bytes[cell + 4] = 1;
+    writeFileSync(file, bytes);
+    expectRefusedUntouched(file, /damaged: its upgrade from project schema version 4 failed \(FOREIGN KEY constraint failed\)/);
+  });
+
   it('reports rows no build writes as damage (ProjectFileError), not as a RangeError or TypeError', () => {
     const game = project('unknown-game.walkbench');
     raw(game, (db) => {

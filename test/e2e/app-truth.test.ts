@@ -293,6 +293,10 @@ describe('NWN2: TRX edits the export will not carry named; the TRN\'s ground pai
   });
 
   it('ran without console errors or page errors', () => {
-    expect(problems).toEqual([]);
+    // A 409 is the service refusing a request made on a revision the file no longer has
+    // (a report asked for just before a background bake landed): by design, and the page
+    // re-syncs from it (checked by the steps above). Chromium logs every such status as a
+    // console error; anything else is a problem.
+    expect(problems.filter((p) => !/status of 409 \(Conflict\)$/.test(p))).toEqual([]);
   });
 });

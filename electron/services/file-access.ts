@@ -176,9 +176,11 @@ export async function readBytes(file: string, maxBytes: number = Number.MAX_SAFE
   }
 }
 
-/** readBytes, synchronously. */
-export function readBytesSync(file: string, maxBytes: number = Number.MAX_SAFE_INTEGER): Uint8Array {
-  checkRegularFileSync(file);
+/**
+ * Opens `file` without blocking, checks the descriptor is a regular file, and reads up to
+ * `lengthOf(size)` bytes from its start (fewer when it is shorter or shrank meanwhile).
+ */
+function readOpenedSync(file: string, lengthOf: (size: number) => number): Uint8Array {
   let fd: number;
   try {
     fd = openSync(file, READ_FLAGS);
@@ -188,13 +190,12 @@ export function readBytesSync(file: string, maxBytes: number = Number.MAX_SAFE_I
   try {
     const s = fstatSync(fd);
     if (!s.isFile()) throw new NotRegularFileError(file, fileTypeName(s));
-    if (s.size > maxBytes) throw new FileAccessError(file, `${s.size} bytes is more than the ${maxBytes}-byte limit`);
-    const out = new Uint8Array(s.size);
+    const out = new Uint8Array(lengthOf(s.size));
     let at = 0;
     while (at < out.length) {
-      const n = readSync(fd, out, at, out.length - at, at);
-      if (n === 0) break;
-      at += n;
+      const got = readSync(fd, out, at, out.length - at, at);
+      if (got === 0) break;
+      at += got;
     }
     return at === out.length ? out : out.subarray(0, at);
   } catch (e) {
@@ -205,31 +206,18 @@ export function readBytesSync(file: string, maxBytes: number = Number.MAX_SAFE_I
   }
 }
 
+/** readBytes, synchronously. */
+export function readBytesSync(file: string, maxBytes: number = Number.MAX_SAFE_INTEGER): Uint8Array {
+  checkRegularFileSync(file);
+  return readOpenedSync(file, (size) => {
+    if (size > maxBytes) throw new FileAccessError(file, `${size} bytes is more than the ${maxBytes}-byte limit`);
+    return size;
+  });
+}
+
 /** The first `n` bytes of a regular file (fewer when it is shorter), read without blocking. */
 export function readHeaderSync(file: string, n: number): Uint8Array {
-  let fd: number;
-  try {
-    fd = openSync(file, READ_FLAGS);
-  } catch (e) {
-    throw new FileAccessError(file, reasonOf(e));
-  }
-  try {
-    const s = fstatSync(fd);
-    if (!s.isFile()) throw new NotRegularFileError(file, fileTypeName(s));
-    const out = new Uint8Array(n);
-    let at = 0;
-    while (at < n) {
-      const got = readSync(fd, out, at, n - at, at);
-      if (got === 0) break;
-      at += got;
-    }
-    return out.subarray(0, at);
-  } catch (e) {
-    if (e instanceof FileAccessError) throw e;
-    throw new FileAccessError(file, reasonOf(e));
-  } finally {
-    closeSync(fd);
-  }
+  return readOpenedSync(file, (size) => Math.min(n, size));
 }
 
 /** The bytes of `file` when it is a regular file, undefined when there is nothing there. */

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserServer } from '../../electron/services/browser-server';
 import type { JobService } from '../../electron/services/job-service';
@@ -34,7 +34,8 @@ import { pluginNavmeshes } from '../../shared/formats/skyrim/plugin-navmeshes';
 import type { NavDocument } from '../../shared/formats/source/nav-document';
 import { NAV_FORMAT } from '../../shared/formats/source/nav-reader';
 import { faceCount, type Walkmesh } from '../../shared/model/walkmesh';
-import { buildRenderer, launchChromium, openProjectPage } from '../support/browser-app';
+import { openProjectPage } from '../support/browser-app';
+import { browserSuite } from '../support/browser-suite';
 import { exportTo, newErrors } from '../support/export-probes';
 import { pageActions } from '../support/page-actions';
 import { fixturesRoot, readFixture } from '../support/fixtures';
@@ -50,19 +51,7 @@ import { BLACK_VULKAR_ROOMS, blackVulkarLyt, blackVulkarWok } from '../unit/koto
  * and validators. One renderer build and one Chromium serve every suite.
  */
 
-let rendererTmp = '';
-let rendererDir = '';
-let browser: Browser | undefined;
-beforeAll(async () => {
-  rendererTmp = mkdtempSync(path.join(tmpdir(), 'walkbench-e2e-games-renderer-'));
-  rendererDir = path.join(rendererTmp, 'renderer');
-  await buildRenderer(rendererDir);
-  browser = await launchChromium();
-}, 180_000);
-afterAll(async () => {
-  await browser?.close();
-  if (rendererTmp) rmSync(rendererTmp, { recursive: true, force: true });
-});
+const app = browserSuite('walkbench-e2e-games-renderer-');
 
 /** The model of a file as the project's edits hold it (imported model with the history replayed). */
 function editedMesh(project: string, fileId: number): Walkmesh {
@@ -172,7 +161,7 @@ describe('KotOR: Link back and Unlink of one-sided room links, Drop to surface a
     } finally {
       store.close();
     }
-    ({ server, page } = await openProjectPage(project, rendererDir, problems, { requests: false }, { browser, onJobService: (j) => (jobs = j) }));
+    ({ server, page } = await openProjectPage(project, app.rendererDir, problems, { requests: false }, { browser: app.browser, onJobService: (j) => (jobs = j) }));
   }, 120_000);
 
   afterAll(async () => {
@@ -514,7 +503,7 @@ describe('NWN2: move and turn a placeable and add a cutter from the toolbar, the
     } finally {
       store.close();
     }
-    ({ server, page } = await openProjectPage(project, rendererDir, problems, { requests: false }, { browser }));
+    ({ server, page } = await openProjectPage(project, app.rendererDir, problems, { requests: false }, { browser: app.browser }));
   }, 120_000);
 
   afterAll(async () => {
@@ -714,7 +703,7 @@ describe('Source: split an area and merge it back, paint and connect areas from 
     } finally {
       store.close();
     }
-    ({ server, page } = await openProjectPage(project, rendererDir, problems, { requests: false }, { browser }));
+    ({ server, page } = await openProjectPage(project, app.rendererDir, problems, { requests: false }, { browser: app.browser }));
   }, 120_000);
 
   afterAll(async () => {
@@ -850,7 +839,7 @@ describe('Skyrim: a triangle flag and a cover word kept over a reload, then expo
     } finally {
       store.close();
     }
-    ({ server, page } = await openProjectPage(project, rendererDir, problems, { requests: false }, { browser }));
+    ({ server, page } = await openProjectPage(project, app.rendererDir, problems, { requests: false }, { browser: app.browser }));
   }, 120_000);
 
   afterAll(async () => {

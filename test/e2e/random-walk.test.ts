@@ -1,9 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRenderer, launchChromium } from '../support/browser-app';
+import { describe, expect, it } from 'vitest';
+import { browserSuite } from '../support/browser-suite';
 import { formatDivergence, runWalk, type WalkSummary } from '../soak/walk-runner';
 
 /**
@@ -26,27 +22,13 @@ const WALKS = [
 ];
 const STEPS = 60;
 
-let rendererTmp = '';
-let rendererDir = '';
-let browser: Browser | undefined;
+const app = browserSuite('walkbench-e2e-walk-renderer-');
 const summaries: WalkSummary[] = [];
-
-beforeAll(async () => {
-  rendererTmp = mkdtempSync(path.join(tmpdir(), 'walkbench-e2e-walk-renderer-'));
-  rendererDir = path.join(rendererTmp, 'renderer');
-  await buildRenderer(rendererDir);
-  browser = await launchChromium();
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  if (rendererTmp) rmSync(rendererTmp, { recursive: true, force: true });
-});
 
 describe('random walk with an oracle: the page shows what the project holds after every step', () => {
   for (const { seed, start } of WALKS) {
     it(`seed ${seed}: ${STEPS} steps from the ${start} project`, async () => {
-      const summary = await runWalk({ seed, steps: STEPS, rendererDir, browser: browser!, startGame: start });
+      const summary = await runWalk({ seed, steps: STEPS, rendererDir: app.rendererDir, browser: app.browser, startGame: start });
       summaries.push(summary);
       if (summary.divergence) expect.fail(`\n${formatDivergence(summary.divergence)}`);
       expect(summary.stepsRun).toBe(STEPS);

@@ -1,3 +1,4 @@
+import { deflateSync } from 'node:zlib';
 import pako from 'pako';
 
 /**
@@ -11,6 +12,11 @@ import pako from 'pako';
 /** A zlib deflate (pako by default, as the fuzzer uses; the test may pass a faster one). */
 export type Deflate = (data: Uint8Array, level: number) => Uint8Array;
 export const pakoDeflate: Deflate = (data, level) => pako.deflate(data, { level: level as 1 });
+/** node's zlib: builds the big bombs of the tests about five times faster than pako. */
+export const nodeDeflate: Deflate = (data, level) => {
+  const b = deflateSync(data, { level });
+  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+};
 
 const u32 = (b: Uint8Array, at: number) => new DataView(b.buffer, b.byteOffset, b.byteLength).getUint32(at, true);
 function setU32(b: Uint8Array, at: number, v: number): void {

@@ -1,8 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildRenderer, launchChromium } from '../support/browser-app';
+import { startBrowserApp } from '../support/browser-app';
 import { renderTable } from '../bench/text-table';
 import { formatDivergence, runWalk, type WalkSummary } from './walk-runner';
 
@@ -84,22 +81,14 @@ async function main(): Promise<void> {
   const every = Number(values.every ?? String(Math.max(10, Math.round(steps / 50))));
   const out = (line: string) => process.stdout.write(`${line}\n`);
 
-  let rendererTmp = '';
-  let rendererDir = values.renderer ?? '';
-  if (!rendererDir) {
-    rendererTmp = mkdtempSync(path.join(tmpdir(), 'walkbench-soak-renderer-'));
-    rendererDir = path.join(rendererTmp, 'renderer');
-    out('building the renderer…');
-    await buildRenderer(rendererDir);
-  }
-  const browser = await launchChromium();
+  if (!values.renderer) out('building the renderer…');
+  const app = await startBrowserApp('walkbench-soak-renderer-', values.renderer);
   let summary: WalkSummary;
   try {
     out(`soak: ${steps} steps, seed ${seed}`);
-    summary = await runWalk({ seed, steps, rendererDir, browser, keep: values.keep === true, log: out, progressEvery: every, ...(values.start ? { startGame: values.start } : {}) });
+    summary = await runWalk({ seed, steps, rendererDir: app.rendererDir, browser: app.browser, keep: values.keep === true, log: out, progressEvery: every, ...(values.start ? { startGame: values.start } : {}) });
   } finally {
-    await browser.close();
-    if (rendererTmp) rmSync(rendererTmp, { recursive: true, force: true });
+    await app.close();
   }
   out('');
   out(summaryTable(summary));

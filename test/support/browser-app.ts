@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -39,6 +40,38 @@ export async function launchChromium(): Promise<Browser> {
     throw new Error(`the browser tests need Chromium at ${CHROMIUM} (Debian: apt-get install chromium); it is missing`);
   }
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+}
+
+/** A renderer built into a temporary folder (unless `rendererDir` names a built one) and a Chromium. */
+export interface BrowserApp {
+  rendererDir: string;
+  browser: Browser;
+  /** Closes the browser and removes the temporary renderer. */
+  close(): Promise<void>;
+}
+
+export async function startBrowserApp(tempPrefix: string, rendererDir?: string): Promise<BrowserApp> {
+  let tmp = '';
+  let dir = rendererDir ?? '';
+  if (!dir) {
+    tmp = mkdtempSync(path.join(tmpdir(), tempPrefix));
+    dir = path.join(tmp, 'renderer');
+    await buildRenderer(dir);
+  }
+  try {
+    const browser = await launchChromium();
+    return {
+      rendererDir: dir,
+      browser,
+      async close() {
+        await browser.close();
+        if (tmp) rmSync(tmp, { recursive: true, force: true });
+      },
+    };
+  } catch (e) {
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+    throw e;
+  }
 }
 
 export interface PageProblemOptions {

@@ -14,7 +14,7 @@ export interface NavAreaRecord {
   connections: [number[], number[], number[], number[]];
   hidingSpots: { id: number; position: Uint32Array; flags: number }[];
   approach: { here: number; prev: number; prevHow: number; next: number; nextHow: number }[];
-  encounters: { from: number; fromDir: number; to: number; toDir: number; spots: { id: number; t: number }[] }[];
+  encounters: NavEncounterRecord[];
   place: number;
   /** Ladder IDs up, down. */
   ladderLinks: [number[], number[]];
@@ -25,12 +25,24 @@ export interface NavAreaRecord {
   tfAttributes: number;
 }
 
+export interface NavEncounterRecord {
+  from: number;
+  fromDir: number;
+  to: number;
+  toDir: number;
+  spots: { id: number; t: number; /** v < 3: position xyz and t as float words. */ words?: Uint32Array }[];
+  /** v < 3: from xyz, to xyz as float words (the obsolete layout). */
+  words?: Uint32Array;
+}
+
 /** Which optional per-area columns the document carries (they are empty otherwise). */
 export interface NavAreaColumnsPresent {
   earliestOccupy: boolean;
   lightIntensity: boolean;
   visibility: boolean;
   tfAttributes: boolean;
+  /** The v < 3 encounter words (encounterPathWords, encounterSpotWords); absent = false. */
+  legacyEncounters?: boolean;
 }
 
 export function unpackAreas(A: NavAreas): NavAreaRecord[] {
@@ -39,6 +51,7 @@ export function unpackAreas(A: NavAreas): NavAreaRecord[] {
   const hasLight = A.lightIntensity.length > 0;
   const hasInherit = A.inheritVisibilityFrom.length > 0;
   const hasTf = A.tfAttributes.length > 0;
+  const legacy = A.encounterPathWords.length > 0;
   for (let a = 0; a < A.count; a++) {
     const range = <T>(start: Uint32Array, g: number, f: (k: number) => T): T[] => {
       const items: T[] = [];
@@ -62,13 +75,19 @@ export function unpackAreas(A: NavAreas): NavAreaRecord[] {
         next: A.approachNext[k]!,
         nextHow: A.approachNextHow[k]!,
       })),
-      encounters: range(A.encounterStart, a, (p) => ({
-        from: A.encounterFrom[p]!,
-        fromDir: A.encounterFromDir[p]!,
-        to: A.encounterTo[p]!,
-        toDir: A.encounterToDir[p]!,
-        spots: range(A.encounterSpotStart, p, (s) => ({ id: A.encounterSpotId[s]!, t: A.encounterSpotT[s]! })),
-      })),
+      encounters: range(A.encounterStart, a, (p): NavEncounterRecord => {
+        const e: NavEncounterRecord = {
+          from: A.encounterFrom[p]!,
+          fromDir: A.encounterFromDir[p]!,
+          to: A.encounterTo[p]!,
+          toDir: A.encounterToDir[p]!,
+          spots: range(A.encounterSpotStart, p, (s) =>
+            legacy ? { id: A.encounterSpotId[s]!, t: A.encounterSpotT[s]!, words: A.encounterSpotWords.slice(s * 4, s * 4 + 4) } : { id: A.encounterSpotId[s]!, t: A.encounterSpotT[s]! },
+          ),
+        };
+        if (legacy) e.words = A.encounterPathWords.slice(p * 6, p * 6 + 6);
+        return e;
+      }),
       place: A.place[a]!,
       ladderLinks: [0, 1].map((d) => range(A.ladderLinkStart, a * 2 + d, (k) => A.ladderLinkId[k]!)) as NavAreaRecord['ladderLinks'],
       earliestOccupy: hasOccupy ? A.earliestOccupy.slice(a * 2, a * 2 + 2) : new Uint32Array(2),
@@ -117,6 +136,8 @@ export function packAreas(records: readonly NavAreaRecord[], present: NavAreaCol
     encounterSpotStart: new Uint32Array(paths + 1),
     encounterSpotId: new Uint32Array(pathSpots),
     encounterSpotT: new Uint8Array(pathSpots),
+    encounterPathWords: new Uint32Array(present.legacyEncounters ? paths * 6 : 0),
+    encounterSpotWords: new Uint32Array(present.legacyEncounters ? pathSpots * 4 : 0),
     place: new Uint16Array(n),
     ladderLinkStart: new Uint32Array(n * 2 + 1),
     ladderLinkId: new Uint32Array(ladderLinks),
@@ -163,7 +184,9 @@ export function packAreas(records: readonly NavAreaRecord[], present: NavAreaCol
       A.encounterFromDir[pi] = e.fromDir;
       A.encounterTo[pi] = e.to;
       A.encounterToDir[pi] = e.toDir;
+      if (present.legacyEncounters && e.words) A.encounterPathWords.set(e.words, pi * 6);
       for (const s of e.spots) {
+        if (present.legacyEncounters && s.words) A.encounterSpotWords.set(s.words, si * 4);
         A.encounterSpotId[si] = s.id;
         A.encounterSpotT[si++] = s.t;
       }

@@ -7,8 +7,11 @@
  */
 
 export const NAV_MAGIC = 0xfeedface;
-/** Oldest version this reader supports (GoldSrc CS 1.6 / CZ bots). */
-export const NAV_MIN_VERSION = 5;
+/**
+ * Oldest version this reader supports. Versions 1 to 5 are the GoldSrc CS 1.6 / CZ bots'
+ * (the Source SDK still loads them: CNavArea::Load keeps every gate below 5).
+ */
+export const NAV_MIN_VERSION = 1;
 /** Newest version the engine loads. */
 export const NAV_MAX_VERSION = 16;
 
@@ -37,9 +40,11 @@ export interface NavAreas {
   connectionStart: Uint32Array;
   connectionTarget: Uint32Array;
   hidingSpotStart: Uint32Array;
+  /** 0 in version 1, which stores positions only (the engine numbers the spots as it loads). */
   hidingSpotId: Uint32Array;
   /** 3 float words per hiding spot. */
   hidingSpotPosition: Uint32Array;
+  /** 0 in version 1 (the engine marks every loaded spot IN_COVER). */
   hidingSpotFlags: Uint8Array;
   /** Approach list: in the base area before v15, as CS custom data after. */
   approachStart: Uint32Array;
@@ -50,14 +55,24 @@ export interface NavAreas {
   approachNextHow: Uint8Array;
   encounterStart: Uint32Array;
   encounterFrom: Uint32Array;
+  /** 0 before version 3 (not stored). */
   encounterFromDir: Uint8Array;
   encounterTo: Uint32Array;
+  /** 0 before version 3 (not stored). */
   encounterToDir: Uint8Array;
   /** Per encounter path: its spots; length paths+1. */
   encounterSpotStart: Uint32Array;
+  /** Hiding-spot ID (v ≥ 3; 0 before, where spots are stored as positions). */
   encounterSpotId: Uint32Array;
-  /** Parametric distance along the path, t·255. */
+  /** Parametric distance along the path, t·255 (v ≥ 3; 0 before). */
   encounterSpotT: Uint8Array;
+  /**
+   * Versions 1 and 2 only (empty otherwise): the obsolete encounter layout, which the
+   * engine reads and discards. 6 float words per path (from xyz, to xyz) and 4 per spot
+   * (position xyz, t as a float), kept so such a file is written back as it was.
+   */
+  encounterPathWords: Uint32Array;
+  encounterSpotWords: Uint32Array;
   /** 1-based index into the place directory, 0 = none. */
   place: Uint16Array;
   /** Per area and ladder direction (up, down); length 2·count+1. */

@@ -1,6 +1,6 @@
 import type { FormatHandler } from '../format-handler';
 import { hasSubVersion, NAV_MAGIC, placeList, placeName, type NavDocument } from './nav-document';
-import { navGameLabel } from './nav-layout';
+import { navGameLabel, navGates } from './nav-layout';
 import { readNav } from './nav-reader';
 import { validateNav } from './nav-validate';
 import { navFromWalkmesh } from './nav-from-walkmesh';
@@ -35,7 +35,7 @@ export const navFormat: FormatHandler<NavDocument> = {
         perAreaData: doc.customLayout,
         analyzed: doc.version >= 14 ? doc.isAnalyzed !== 0 : 'not stored before version 14',
         hasUnnamedAreas: doc.version >= 12 ? doc.hasUnnamedAreas !== 0 : 'not stored before version 12',
-        bspSize: doc.bspSize,
+        bspSize: navGates.bspSize(doc.version) ? doc.bspSize : 'not stored before version 4',
         trailingBytes: doc.trailing.length,
         places: placeList(doc.places).map((p) => placeName(p)).join(', '),
       },

@@ -19,7 +19,12 @@ import {
   ENCOUNTER_PATH_BYTES,
   ENCOUNTER_SPOT_BYTES,
   HIDING_SPOT_BYTES,
+  hidingSpotBytes,
   ladderBytes,
+  LEGACY_ENCOUNTER_PATH_BYTES,
+  LEGACY_ENCOUNTER_SPOT_BYTES,
+  LEGACY_PATH_WORDS,
+  LEGACY_SPOT_WORDS,
   minAreaBytes,
   navGates,
   VISIBLE_AREA_BYTES,
@@ -60,7 +65,7 @@ interface CountEntry {
 }
 
 /**
- * Reads a `.nav` file of version 5 to 16. Throws MalformedInputError (with the offset and
+ * Reads a `.nav` file of version 1 to 16. Throws MalformedInputError (with the offset and
  * field) on anything the format does not allow; never reads past the end of `bytes` and
  * never allocates from a count before checking the count against the bytes left.
  *
@@ -200,6 +205,8 @@ function readBody(r: BinaryReader, h: NavHeader, layout: NavCustomLayout, counts
 /** Which fields an area record of one version and custom layout holds. */
 interface AreaShape {
   attrBytes: number;
+  hidingSpotBytes: number;
+  legacyEncounters: boolean;
   approachInBase: boolean;
   hasEncounters: boolean;
   hasPlace: boolean;
@@ -214,6 +221,8 @@ interface AreaShape {
 function areaShape(v: number, layout: NavCustomLayout): AreaShape {
   return {
     attrBytes: navGates.attributeBytes(v),
+    hidingSpotBytes: hidingSpotBytes(v),
+    legacyEncounters: navGates.legacyEncounters(v),
     approachInBase: navGates.approachInBase(v),
     hasEncounters: navGates.encounterPaths(v),
     hasPlace: navGates.place(v),
@@ -243,6 +252,13 @@ const ENCOUNTER_PATH_FIELDS: readonly (readonly [string, number])[] = [
   ['encounterPath.fromDir', 1],
   ['encounterPath.to', 4],
   ['encounterPath.toDir', 1],
+];
+
+const LEGACY_ENCOUNTER_PATH_FIELDS: readonly (readonly [string, number])[] = [
+  ['encounterPath.from', 4],
+  ['encounterPath.to', 4],
+  ['encounterPath.fromPosition', 12],
+  ['encounterPath.toPosition', 12],
 ];
 
 /**
@@ -280,8 +296,8 @@ function checkAreas(r: BinaryReader, dv: DataView, s: AreaShape, n: number, coun
         connections += c;
       }
       {
-        const c = listCount(r, dv, o, 1, HIDING_SPOT_BYTES, 'hidingSpots.count', counts);
-        o += 1 + c * HIDING_SPOT_BYTES;
+        const c = listCount(r, dv, o, 1, s.hidingSpotBytes, 'hidingSpots.count', counts);
+        o += 1 + c * s.hidingSpotBytes;
         hidingSpots += c;
       }
       if (s.approachInBase) {
@@ -299,6 +315,17 @@ function checkAreas(r: BinaryReader, dv: DataView, s: AreaShape, n: number, coun
           o += ENCOUNTER_PATH_BYTES - 1;
           const c = listCount(r, dv, o, 1, ENCOUNTER_SPOT_BYTES, 'encounterPath.spots.count', counts);
           o += 1 + c * ENCOUNTER_SPOT_BYTES;
+          encounterSpots += c;
+        }
+        encounterPaths += paths;
+      } else if (s.legacyEncounters) {
+        const paths = listCount(r, dv, o, 4, LEGACY_ENCOUNTER_PATH_BYTES, 'encounterPaths.count', counts);
+        o += 4;
+        for (let k = 0; k < paths; k++) {
+          if (end - o < LEGACY_ENCOUNTER_PATH_BYTES - 1) failFixed(r, o, LEGACY_ENCOUNTER_PATH_FIELDS);
+          o += LEGACY_ENCOUNTER_PATH_BYTES - 1;
+          const c = listCount(r, dv, o, 1, LEGACY_ENCOUNTER_SPOT_BYTES, 'encounterPath.spots.count', counts);
+          o += 1 + c * LEGACY_ENCOUNTER_SPOT_BYTES;
           encounterSpots += c;
         }
         encounterPaths += paths;
@@ -402,6 +429,8 @@ function fillAreas(bytes: Uint8Array, dv: DataView, start: number, s: AreaShape,
   const encounterSpotStart = new Uint32Array(t.encounterPaths + 1);
   const encounterSpotId = new Uint32Array(t.encounterSpots);
   const encounterSpotT = new Uint8Array(t.encounterSpots);
+  const encounterPathWords = new Uint32Array(s.legacyEncounters ? t.encounterPaths * LEGACY_PATH_WORDS : 0);
+  const encounterSpotWords = new Uint32Array(s.legacyEncounters ? t.encounterSpots * LEGACY_SPOT_WORDS : 0);
   const place = new Uint16Array(n);
   const ladderLinkStart = new Uint32Array(n * 2 + 1);
   const ladderLinkId = new Uint32Array(t.ladderLinks);
@@ -438,12 +467,21 @@ function fillAreas(bytes: Uint8Array, dv: DataView, start: number, s: AreaShape,
     }
     {
       const c = bytes[o++]!;
-      for (let k = 0; k < c; k++) {
-        hidingSpotId[hi] = dv.getUint32(o, true);
-        copyWords(dv, o + 4, hidingSpotPosition, hi * 3, 3);
-        hidingSpotFlags[hi] = bytes[o + 16]!;
-        o += HIDING_SPOT_BYTES;
-        hi++;
+      if (s.hidingSpotBytes === HIDING_SPOT_BYTES) {
+        for (let k = 0; k < c; k++) {
+          hidingSpotId[hi] = dv.getUint32(o, true);
+          copyWords(dv, o + 4, hidingSpotPosition, hi * 3, 3);
+          hidingSpotFlags[hi] = bytes[o + 16]!;
+          o += HIDING_SPOT_BYTES;
+          hi++;
+        }
+      } else {
+        // Version 1: positions only; ID and flags stay 0 (not stored).
+        for (let k = 0; k < c; k++) {
+          copyWords(dv, o, hidingSpotPosition, hi * 3, 3);
+          o += s.hidingSpotBytes;
+          hi++;
+        }
       }
       hidingSpotStart[a + 1] = hi;
     }
@@ -472,8 +510,23 @@ function fillAreas(bytes: Uint8Array, dv: DataView, start: number, s: AreaShape,
         ei++;
         encounterSpotStart[ei] = si;
       }
-      encounterStart[a + 1] = ei;
+    } else if (s.legacyEncounters) {
+      const paths = dv.getUint32(o, true);
+      o += 4;
+      for (let k = 0; k < paths; k++) {
+        encounterFrom[ei] = dv.getUint32(o, true);
+        encounterTo[ei] = dv.getUint32(o + 4, true);
+        copyWords(dv, o + 8, encounterPathWords, ei * LEGACY_PATH_WORDS, LEGACY_PATH_WORDS);
+        const c = bytes[o + 32]!;
+        o += LEGACY_ENCOUNTER_PATH_BYTES;
+        copyWords(dv, o, encounterSpotWords, si * LEGACY_SPOT_WORDS, c * LEGACY_SPOT_WORDS);
+        o += c * LEGACY_ENCOUNTER_SPOT_BYTES;
+        si += c;
+        ei++;
+        encounterSpotStart[ei] = si;
+      }
     }
+    encounterStart[a + 1] = ei;
     if (s.hasPlace) {
       place[a] = dv.getUint16(o, true);
       o += 2;
@@ -546,6 +599,8 @@ function fillAreas(bytes: Uint8Array, dv: DataView, start: number, s: AreaShape,
     encounterSpotStart,
     encounterSpotId,
     encounterSpotT,
+    encounterPathWords,
+    encounterSpotWords,
     place,
     ladderLinkStart,
     ladderLinkId,

@@ -5,7 +5,12 @@ import {
   ENCOUNTER_PATH_BYTES,
   ENCOUNTER_SPOT_BYTES,
   HIDING_SPOT_BYTES,
+  hidingSpotBytes,
   ladderBytes,
+  LEGACY_ENCOUNTER_PATH_BYTES,
+  LEGACY_ENCOUNTER_SPOT_BYTES,
+  LEGACY_PATH_WORDS,
+  LEGACY_SPOT_WORDS,
   minAreaBytes,
   navGates,
   VISIBLE_AREA_BYTES,
@@ -50,6 +55,7 @@ export function writeNav(doc: NavDocument): Uint8Array {
   const attrBytes = navGates.attributeBytes(v);
   const approachInBase = navGates.approachInBase(v);
   const hasEncounters = navGates.encounterPaths(v);
+  const hidingSpotObjects = navGates.hidingSpotObjects(v);
   const hasPlace = navGates.place(v);
   const hasLadderLinks = navGates.ladderLinks(v);
   const hasOccupy = navGates.earliestOccupy(v);
@@ -78,11 +84,15 @@ export function writeNav(doc: NavDocument): Uint8Array {
       const s = A.hidingSpotStart[a]!;
       const e = A.hidingSpotStart[a + 1]!;
       dv.setUint8(o++, e - s);
-      for (let k = s; k < e; k++) {
-        dv.setUint32(o, A.hidingSpotId[k]!, true);
-        putWords(dv, o + 4, A.hidingSpotPosition, k * 3, 3);
-        dv.setUint8(o + 16, A.hidingSpotFlags[k]!);
-        o += HIDING_SPOT_BYTES;
+      if (hidingSpotObjects) {
+        for (let k = s; k < e; k++) {
+          dv.setUint32(o, A.hidingSpotId[k]!, true);
+          putWords(dv, o + 4, A.hidingSpotPosition, k * 3, 3);
+          dv.setUint8(o + 16, A.hidingSpotFlags[k]!);
+          o += HIDING_SPOT_BYTES;
+        }
+      } else {
+        for (let k = s; k < e; k++) o = putWords(dv, o, A.hidingSpotPosition, k * 3, 3);
       }
     }
     if (approachInBase) o = putApproaches(dv, o, A, a);
@@ -105,6 +115,21 @@ export function writeNav(doc: NavDocument): Uint8Array {
           dv.setUint8(o + 4, A.encounterSpotT[t]!);
           o += ENCOUNTER_SPOT_BYTES;
         }
+      }
+    } else {
+      // Versions 1 and 2: the obsolete layout, as stored.
+      const s = A.encounterStart[a]!;
+      const e = A.encounterStart[a + 1]!;
+      dv.setUint32(o, e - s, true);
+      o += 4;
+      for (let k = s; k < e; k++) {
+        dv.setUint32(o, A.encounterFrom[k]!, true);
+        dv.setUint32(o + 4, A.encounterTo[k]!, true);
+        putWords(dv, o + 8, A.encounterPathWords, k * LEGACY_PATH_WORDS, LEGACY_PATH_WORDS);
+        const ss = A.encounterSpotStart[k]!;
+        const se = A.encounterSpotStart[k + 1]!;
+        dv.setUint8(o + 32, se - ss);
+        o = putWords(dv, o + LEGACY_ENCOUNTER_PATH_BYTES, A.encounterSpotWords, ss * LEGACY_SPOT_WORDS, (se - ss) * LEGACY_SPOT_WORDS);
       }
     }
     if (hasPlace) {
@@ -200,6 +225,20 @@ function checkU8List(A: NavAreas, a: number, what: string, n: number): number {
 /** The exact size writeNav produces for `doc`; refuses lists the format cannot hold. */
 export function navFileSize(doc: NavDocument): number {
   const v = doc.version;
+  const offsets = navAreaOffsets(doc);
+  let size = offsets[doc.areas.count]!;
+  if (navGates.ladders(v)) size += 4 + doc.ladders.count * ladderBytes(v);
+  return size + doc.trailing.length;
+}
+
+/**
+ * Where writeNav puts each area record: area a is bytes `[offsets[a], offsets[a + 1])` of
+ * the written file (length count + 1; the last entry is where the ladders begin). Lets a
+ * caller compare an edited file with its original record by record. Refuses lists the
+ * format cannot hold, as writeNav does.
+ */
+export function navAreaOffsets(doc: NavDocument): Float64Array {
+  const v = doc.version;
   const A = doc.areas;
   let size = 8;
   if (navGates.subVersion(v)) size += 4;
@@ -209,22 +248,26 @@ export function navFileSize(doc: NavDocument): number {
     size += 2 + 2 * doc.places.count + doc.places.data.length;
   }
   if (navGates.hasUnnamedAreas(v)) size += 1;
-  size += 4 + A.count * minAreaBytes(v, doc.customLayout);
+  size += 4;
+  if (doc.places.count > 0xffff) throw new ModelMappingError(`${doc.places.count} places; a .nav file names at most 65,535`);
+  const fixed = minAreaBytes(v, doc.customLayout);
   // Before v15 the list is in the base area; the CS layout adds it as custom data.
   const approachLists = (navGates.approachInBase(v) ? 1 : 0) + (doc.customLayout === 'cs-approach' ? 1 : 0);
-  if (doc.places.count > 0xffff) throw new ModelMappingError(`${doc.places.count} places; a .nav file names at most 65,535`);
+  const [pathBytes, spotBytes] = navGates.encounterPaths(v) ? [ENCOUNTER_PATH_BYTES, ENCOUNTER_SPOT_BYTES] : [LEGACY_ENCOUNTER_PATH_BYTES, LEGACY_ENCOUNTER_SPOT_BYTES];
+  const spotSize = hidingSpotBytes(v);
+  const offsets = new Float64Array(A.count + 1);
   for (let a = 0; a < A.count; a++) {
+    offsets[a] = size;
+    size += fixed;
     for (let d = 0; d < 4; d++) size += 4 * span(A.connectionStart, a * 4 + d);
-    size += HIDING_SPOT_BYTES * checkU8List(A, a, 'hiding spots', span(A.hidingSpotStart, a));
+    size += spotSize * checkU8List(A, a, 'hiding spots', span(A.hidingSpotStart, a));
     size += approachLists * APPROACH_BYTES * checkU8List(A, a, 'approach entries', span(A.approachStart, a));
-    if (navGates.encounterPaths(v)) {
-      for (let k = A.encounterStart[a]!; k < A.encounterStart[a + 1]!; k++) {
-        size += ENCOUNTER_PATH_BYTES + ENCOUNTER_SPOT_BYTES * checkU8List(A, a, 'spots on one encounter path', span(A.encounterSpotStart, k));
-      }
+    for (let k = A.encounterStart[a]!; k < A.encounterStart[a + 1]!; k++) {
+      size += pathBytes + spotBytes * checkU8List(A, a, 'spots on one encounter path', span(A.encounterSpotStart, k));
     }
     if (navGates.ladderLinks(v)) for (let d = 0; d < 2; d++) size += 4 * span(A.ladderLinkStart, a * 2 + d);
     if (navGates.visibility(v)) size += VISIBLE_AREA_BYTES * span(A.visibleStart, a);
   }
-  if (navGates.ladders(v)) size += 4 + doc.ladders.count * ladderBytes(v);
-  return size + doc.trailing.length;
+  offsets[A.count] = size;
+  return offsets;
 }

@@ -4,6 +4,7 @@ import { validateNav } from '../../../shared/formats/source/nav-validate';
 import { writeNav } from '../../../shared/formats/source/nav-writer';
 import type { NavDocument } from '../../../shared/formats/source/nav-document';
 import { fixtureName, listFixtures, readFixture } from '../../support/fixtures';
+import { navAsOldVersion } from '../../support/nav-test-files';
 import type { CountField, FuzzTarget } from '../fuzz-target';
 import { navStructureMutators } from '../structure-mutators';
 import { hasNonFiniteNav } from './non-finite-oracle';
@@ -20,9 +21,9 @@ export const navTarget: FuzzTarget<NavDocument> = {
   memoryFactor: NAV_READ_MEMORY.perInputByte,
   inflatedFactor: NAV_READ_MEMORY.perDecompressedByte,
   loadCorpus({ maxSize, all }) {
-    return listFixtures('source', ['.nav'])
-      .filter((file) => all || statSync(file).size <= maxSize)
-      .map((file) => ({ name: fixtureName(file), bytes: readFixture(file) }));
+    const files = [...listFixtures('source', ['.nav']), ...listFixtures('source-maps', ['.nav'])];
+    const real = files.filter((file) => all || statSync(file).size <= maxSize).map((file) => ({ name: fixtureName(file), bytes: readFixture(file) }));
+    return [...real, ...oldVersionSeeds(files)];
   },
   countFields(bytes) {
     const fields: CountField[] = [];
@@ -46,6 +47,24 @@ export const navTarget: FuzzTarget<NavDocument> = {
     }
   },
 };
+
+/**
+ * Seeds of versions 1 and 2, which no real file is known to have: the smallest real file of
+ * version 3 to 5 rewritten by the loaders' rules (navAsOldVersion), so mutations reach the
+ * v1 hiding-spot and the pre-v3 encounter layouts. Versions 3 and 4 have real seeds.
+ */
+function oldVersionSeeds(files: readonly string[]): { name: string; bytes: Uint8Array }[] {
+  let smallest: { file: string; doc: NavDocument; size: number } | undefined;
+  for (const file of files) {
+    const bytes = readFixture(file);
+    const version = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(4, true);
+    if (version < 3 || version > 5 || (smallest && bytes.length >= smallest.size)) continue;
+    smallest = { file, doc: readNav(bytes), size: bytes.length };
+  }
+  if (!smallest) return [];
+  const from = smallest;
+  return ([1, 2] as const).map((v) => ({ name: `generated/v${v}-from-${fixtureName(from.file)}`, bytes: writeNav(navAsOldVersion(from.doc, v)) }));
+}
 
 function firstDifference(a: Uint8Array, b: Uint8Array): number {
   // memcmp first; the byte loop only runs to locate a difference.

@@ -44,6 +44,24 @@ describe('nav fuzzing in process', () => {
     expect(differs).toBeGreaterThan(0);
   });
 
+  it('seeds every old version (1 and 2 generated, 3 and 4 real) and fuzzes them without failures', () => {
+    const version = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset, b.byteLength).getUint32(4, true);
+    const versions = new Set(corpus.map((c) => version(c.bytes)));
+    for (const v of [1, 2, 3, 4, 5, 9, 16]) expect(versions.has(v), `a seed of version ${v}`).toBe(true);
+    const old = corpus.filter((c) => version(c.bytes) <= 4);
+    for (const seed of old) expect(() => navTarget.check?.(navTarget.parse(seed.bytes), seed.bytes), seed.name).not.toThrow();
+    const engine = new FuzzEngine(navTarget, old, 3);
+    const stats = new FuzzStats();
+    const failures: string[] = [];
+    for (let i = 0; i < 200; i++) {
+      const f = engine.run(i, stats);
+      if (f) failures.push(`${f.kind} at iteration ${f.iteration} (${f.seedInput}, ${f.mutation}): ${f.message}`);
+    }
+    expect(failures).toEqual([]);
+    expect(stats.total('accepted')).toBeGreaterThan(0);
+    expect(stats.total('rejected')).toBeGreaterThan(0);
+  });
+
   it('finds a count field of every kind the format has, holding the counts the document reads', () => {
     const kinds = new Set<string>();
     for (const file of listFixtures('source', ['.nav']).filter((f) => statSync(f).size < 250_000)) {

@@ -2,15 +2,18 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { packAreas, type NavAreaRecord } from '../../../shared/formats/source/nav-area-records';
 import { NAV_LADDER_AREAS, NAV_LADDER_WORDS, placesFromList, type NavCustomLayout, type NavDocument } from '../../../shared/formats/source/nav-document';
-import { customLayoutCandidates, ladderBytes, navGates } from '../../../shared/formats/source/nav-layout';
+import { customLayoutCandidates, hidingSpotBytes, ladderBytes, navGates } from '../../../shared/formats/source/nav-layout';
 import { readNav } from '../../../shared/formats/source/nav-reader';
 import { writeNav } from '../../../shared/formats/source/nav-writer';
 import { isMalformedInputError } from '../../../shared/binary/malformed-input-error';
 
 /**
- * The fixtures cover versions 5, 9 and 16; these properties cover every version from 5 to
- * 16 with generated files: whatever a document holds, writing it and reading it back gives
- * the same document, and the bytes of that file are written back unchanged.
+ * The fixtures cover versions 3, 4, 5, 9 and 16; these properties cover every version from
+ * 1 to 16 with generated files: whatever a document holds, writing it and reading it back
+ * gives the same document, and the bytes of that file are written back unchanged. Versions
+ * 1 and 2 have no real file anywhere we know of: they are generated to the loaders' rules
+ * (spec §3; CNavArea::Load): v1 hiding spots are bare positions, and before v3 encounter
+ * paths use the obsolete layout (from, to, two positions, spots as position + t floats).
  */
 const u32 = fc.integer({ min: 0, max: 0xffffffff });
 const u8 = fc.integer({ min: 0, max: 255 });
@@ -26,11 +29,23 @@ function areaRecord(version: number, layout: NavCustomLayout): fc.Arbitrary<NavA
     attributes: fc.integer({ min: 0, max: attrMax }),
     corners: words(8),
     connections: fc.tuple(ids, ids, ids, ids),
-    hidingSpots: fc.array(fc.record({ id: u32, position: words(3), flags: u8 }), { maxLength: 3 }),
+    hidingSpots: navGates.hidingSpotObjects(version)
+      ? fc.array(fc.record({ id: u32, position: words(3), flags: u8 }), { maxLength: 3 })
+      : fc.array(fc.record({ id: fc.constant(0), position: words(3), flags: fc.constant(0) }), { maxLength: 3 }),
     approach: withApproach ? fc.array(fc.record({ here: u32, prev: u32, prevHow: u8, next: u32, nextHow: u8 }), { maxLength: 3 }) : fc.constant([]),
     encounters: navGates.encounterPaths(version)
       ? fc.array(fc.record({ from: u32, fromDir: u8, to: u32, toDir: u8, spots: fc.array(fc.record({ id: u32, t: u8 }), { maxLength: 3 }) }), { maxLength: 3 })
-      : fc.constant([]),
+      : fc.array(
+          fc.record({
+            from: u32,
+            fromDir: fc.constant(0),
+            to: u32,
+            toDir: fc.constant(0),
+            words: words(6),
+            spots: fc.array(fc.record({ id: fc.constant(0), t: fc.constant(0), words: words(4) }), { maxLength: 3 }),
+          }),
+          { maxLength: 3 },
+        ),
     place: navGates.place(version) ? fc.integer({ min: 0, max: 0xffff }) : fc.constant(0),
     ladderLinks: navGates.ladderLinks(version) ? fc.tuple(ids, ids) : fc.constant<[number[], number[]]>([[], []]),
     earliestOccupy: navGates.earliestOccupy(version) ? words(2) : fc.constant(new Uint32Array(2)),
@@ -66,6 +81,7 @@ function navDocument(version: number): fc.Arbitrary<NavDocument> {
         lightIntensity: navGates.lightIntensity(version),
         visibility: navGates.visibility(version),
         tfAttributes: layout === 'tf-attributes',
+        legacyEncounters: navGates.legacyEncounters(version),
       }),
       ladders: {
         count: g.ladders.length,
@@ -79,9 +95,9 @@ function navDocument(version: number): fc.Arbitrary<NavDocument> {
   });
 }
 
-const versions = [5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16];
+const versions = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16];
 
-describe('.nav versions 5 to 16', () => {
+describe('.nav versions 1 to 16', () => {
   it.each(versions)('version %i: write then read gives the same document and the same bytes again', (version) => {
     fc.assert(
       fc.property(navDocument(version), (doc) => {
@@ -102,7 +118,13 @@ describe('.nav versions 5 to 16', () => {
     expect([6, 7, 16].map(ladderBytes)).toEqual([61, 60, 60]);
   });
 
-  it('refuses versions outside 5 to 16 and unknown sub-versions with the field and offset', () => {
+  it('sizes hiding spots and encounter paths by version, as the loaders read them', () => {
+    expect([1, 2, 16].map(hidingSpotBytes)).toEqual([12, 17, 17]);
+    expect([1, 2, 3].map((v) => navGates.legacyEncounters(v))).toEqual([true, true, false]);
+    expect([3, 4, 5].map((v) => [navGates.bspSize(v), navGates.place(v)])).toEqual([[false, false], [true, false], [true, true]]);
+  });
+
+  it('refuses versions outside 1 to 16 and unknown sub-versions with the field and offset', () => {
     const v16 = writeNav({
       version: 16, subVersion: 0, bspSize: 0, isAnalyzed: 1, places: placesFromList([]), hasUnnamedAreas: 0, customLayout: 'none',
       areas: packAreas([], { earliestOccupy: true, lightIntensity: true, visibility: true, tfAttributes: false }),
@@ -115,7 +137,7 @@ describe('.nav versions 5 to 16', () => {
       new DataView(b.buffer).setUint32(8, sub, true);
       return b;
     };
-    for (const [v, sub, field, offset] of [[4, 0, 'version', 4], [17, 0, 'version', 4], [16, 4, 'subVersion', 8]] as const) {
+    for (const [v, sub, field, offset] of [[0, 0, 'version', 4], [17, 0, 'version', 4], [16, 4, 'subVersion', 8]] as const) {
       let caught: unknown;
       try {
         readNav(withVersion(v, sub));

@@ -1,3 +1,4 @@
+import { auroraCodecs } from '../../shared/formats/aurora/aurora-codecs';
 import { formatHandlers } from '../../shared/formats/format-registry';
 import { endQuietlyWhenOutputCloses, ExitCode, processIo, UsageError, type CliIo } from './cli-io';
 import { bakeCommand, bakeUsage } from './commands/bake-command';
@@ -34,6 +35,9 @@ function help(): string {
     '',
     'Formats:',
     formats,
+    '',
+    'Resource formats (read and written by roundtrip):',
+    ...auroraCodecs.map((c) => `  ${c.extensions.slice(0, 6).join(' ')}${c.extensions.length > 6 ? ' …' : ''}  ${c.label} (${c.id})`),
     '',
     'With --json each command prints one JSON array, one object per input file.',
     '',

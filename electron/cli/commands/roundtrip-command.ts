@@ -1,21 +1,37 @@
-import { loadDocument } from '../../../shared/formats/inspect-file';
+import { isMalformedInputError } from '../../../shared/binary/malformed-input-error';
+import { roundtripBytes, type RoundtripOutcome } from '../../../shared/formats/document-roundtrip';
 import { readBytes } from '../../services/file-access';
 import { nodeFormatEnvironment as env } from '../../services/node-format-environment';
 import { ExitCode, parseArgs, UsageError, type CliIo } from '../cli-io';
 import { expectedErrorMessage } from '../expected-errors';
 import { terminalText as t } from '../terminal-text';
 
-export const roundtripUsage = 'walkbench roundtrip FILE… [--json]   read into the model, write back in memory, compare bytes';
+export { firstDifference } from '../../../shared/formats/document-roundtrip';
 
-export function firstDifference(a: Uint8Array, b: Uint8Array): number | null {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return i;
-  return a.length === b.length ? null : n;
+export const roundtripUsage = 'walkbench roundtrip FILE… [--json]   read into the document (walkmeshes: and the model), write back in memory, compare bytes';
+
+/** A file passes when it comes back byte for byte and so does every resource it holds that Walkbench reads. */
+function passed(o: RoundtripOutcome): boolean {
+  return o.identical && (o.resourceProblems?.length ?? 0) === 0;
+}
+
+function line(file: string, o: RoundtripOutcome): string {
+  const head = o.identical
+    ? `${t(file)}: identical (${o.format}, ${o.size} bytes)`
+    : `${t(file)}: DIFFERENT from byte ${o.firstDifference} (${o.format}, read ${o.size} bytes, wrote ${o.writtenSize})`;
+  if (o.resourcesTried === undefined) return `${head}\n`;
+  if (o.resourcesTried === 0) return `${head}; it holds no resource of a format Walkbench reads\n`;
+  let out = `${head}; ${o.resourcesIdentical} of ${o.resourcesTried} held resource(s) identical\n`;
+  for (const p of o.resourceProblems ?? []) {
+    out += p.error !== undefined ? `  ${t(p.error)}\n` : `  ${t(p.name)}: DIFFERENT from byte ${p.firstDifference} (${p.format})\n`;
+  }
+  return out;
 }
 
 /**
- * Reads each file into its document and the common model, maps the model back onto the
- * document (as an edit would), writes it in memory, and compares with the original bytes.
+ * Reads each file into its document (walkmesh formats: and the common model, mapped back
+ * onto the document as an edit would), writes it in memory and compares with the original
+ * bytes; archives (ERF/MOD/HAK, RIM) also round-trip each resource they hold.
  */
 export async function roundtripCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const args = parseArgs(argv, [], ['json']);
@@ -26,23 +42,19 @@ export async function roundtripCommand(argv: readonly string[], io: CliIo): Prom
   for (const file of args.positional) {
     try {
       const bytes = await readBytes(file);
-      const { handler, document } = loadDocument(file, bytes, env);
-      let rebuilt = document;
-      if (handler.fromWalkmeshes) rebuilt = handler.fromWalkmeshes(handler.toWalkmeshes(document, file), document);
-      const written = handler.write(rebuilt, env);
-      const diff = firstDifference(written, bytes);
-      const identical = diff === null;
-      if (!identical) status = ExitCode.failed;
-      const details = handler.roundtripDetails?.(bytes, document, env) ?? {};
-      results.push({ file, format: handler.id, ok: identical, identical, firstDifference: diff, size: bytes.length, writtenSize: written.length, ...details });
-      if (!json) {
-        io.out(identical ? `${t(file)}: identical (${bytes.length} bytes)\n` : `${t(file)}: DIFFERENT from byte ${diff} (read ${bytes.length} bytes, wrote ${written.length})\n`);
-      }
+      const o = roundtripBytes(file, bytes, env);
+      const ok = passed(o);
+      if (!ok) status = ExitCode.failed;
+      const archive = o.resourcesTried === undefined ? {} : { resourcesTried: o.resourcesTried, resourcesIdentical: o.resourcesIdentical, resourceProblems: o.resourceProblems };
+      results.push({ file, format: o.format, ok, identical: o.identical, firstDifference: o.firstDifference, size: o.size, writtenSize: o.writtenSize, throughModel: o.throughModel, ...archive, ...o.details });
+      if (!json) io.out(line(file, o));
     } catch (e) {
       const message = expectedErrorMessage(e, file);
       if (message === undefined) throw e;
       io.err(`walkbench: ${t(message)}\n`);
-      results.push({ file, format: null, ok: false, identical: false, firstDifference: null, error: message });
+      // A malformed file names its format and the offset of the fault (also in the message).
+      const where = isMalformedInputError(e) ? { format: e.format, offset: e.offset } : { format: null };
+      results.push({ file, ...where, ok: false, identical: false, firstDifference: null, error: message });
       status = ExitCode.failed;
     }
   }

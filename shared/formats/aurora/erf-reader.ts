@@ -17,8 +17,8 @@ import {
 /** readErf's memory bound (see ReadMemoryBound). */
 export const ERF_READ_MEMORY: ReadMemoryBound = { perInputByte: 8, perDecompressedByte: 0 };
 
-/** Containers with an ERF-like signature but another layout (KotOR RIM, KEY/BIF). */
-const NOT_ERF = new Set(['RIM ', 'KEY ', 'BIFF']);
+/** Files with an ERF-like signature but another layout (KotOR RIM, KEY/BIF, BWM walkmeshes: `BWM V1.0`). */
+const NOT_ERF = new Set(['RIM ', 'KEY ', 'BIFF', 'BWM ']);
 
 /** True when the bytes start like an ERF V1.0/V1.1 (any 4-character type but RIM/KEY/BIF). */
 export function sniffErf(bytes: Uint8Array): boolean {

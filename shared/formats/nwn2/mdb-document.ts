@@ -35,3 +35,10 @@ export interface MdbDocument {
 
 /** Flag value of the −1,000,000 curtain vertices' z (and anything lower than this). */
 export const CURTAIN_Z = -100000;
+
+/** WALK packet layout: 32-byte name, u32 ui_flags, u32 vertex count, u32 face count. */
+export const WALK_HEADER_BYTES = 44;
+/** float32 x, y, z. */
+export const WALK_VERTEX_BYTES = 12;
+/** Three u16 vertex indices and a u32 flag set. */
+export const WALK_FACE_BYTES = 10;

@@ -5,11 +5,14 @@ import { KNOWN_TRIANGLE_FLAGS, TriangleFlag } from './aswm-document';
 import { hex } from './aswm-layout';
 import { FindingSink } from '../../validation/finding-sink';
 import { CURTAIN_Z, MDB_FORMAT, type MdbDocument } from './mdb-document';
-import { readMdb, writeWalk } from './mdb-reader';
-import { NWN2_MAGIC, writeNwn2Container } from './nwn2-container';
+import { readMdb } from './mdb-reader';
+import { writeMdb } from './mdb-writer';
+import { NWN2_MAGIC } from './nwn2-container';
 
 /** Packet types only models hold (TRRN occurs in TRN/TRX too). */
 const MDB_PACKETS = new Set(['RIGD', 'SKIN', 'COL2', 'COL3', 'HOOK', 'WALK', 'COLS', 'HELM', 'HAIR']);
+
+export { writeMdb };
 
 export function sniffMdb(bytes: Uint8Array): boolean {
   if (bytes.length < 12) return false;
@@ -18,11 +21,6 @@ export function sniffMdb(bytes: Uint8Array): boolean {
   if (dv.getUint16(4, true) === 1) return true;
   if (bytes.length < 20 || dv.getUint32(8, true) === 0) return false;
   return MDB_PACKETS.has(String.fromCharCode(bytes[12]!, bytes[13]!, bytes[14]!, bytes[15]!));
-}
-
-export function writeMdb(doc: MdbDocument): Uint8Array {
-  const packets = doc.packets.map((p) => ({ type: p.type, payload: p.walk ? writeWalk(p.walk) : p.payload }));
-  return writeNwn2Container(doc, packets, doc.packets.map((p) => p.payload));
 }
 
 /**

@@ -2,14 +2,10 @@ import type { ReadMemoryBound } from '../../binary/read-budget';
 import { BinaryReader } from '../../binary/binary-reader';
 import { readU32s, fixedString } from './le-words';
 import { readNwn2Container } from './nwn2-container';
-import { MDB_FORMAT, type MdbDocument, type MdbWalkmesh } from './mdb-document';
+import { MDB_FORMAT, WALK_FACE_BYTES, WALK_HEADER_BYTES, WALK_VERTEX_BYTES, type MdbDocument, type MdbWalkmesh } from './mdb-document';
 
 /** readMdb's memory bound (see ReadMemoryBound). */
 export const MDB_READ_MEMORY: ReadMemoryBound = { perInputByte: 32, perDecompressedByte: 0 };
-
-const WALK_HEADER_BYTES = 44;
-const WALK_VERTEX_BYTES = 12;
-const WALK_FACE_BYTES = 10;
 
 /**
  * Reads an MDB model: the container, with WALK packets parsed (header with name, ui_flags
@@ -59,28 +55,4 @@ function readWalk(bytes: Uint8Array, start: number, size: number): MdbWalkmesh {
   r.offset += faceCount * WALK_FACE_BYTES;
   const trailing = r.bytesCopy(r.remaining, 'WALK trailing bytes');
   return { name: fixedString(nameBytes), nameBytes, uiFlags, positions, faces, faceFlags, trailing };
-}
-
-/** The payload of a WALK packet. */
-export function writeWalk(w: MdbWalkmesh): Uint8Array {
-  const V = w.positions.length / 3;
-  const F = w.faceFlags.length;
-  if (w.faces.length !== F * 3) throw new RangeError(`WALK ${w.name}: ${w.faces.length} face indices for ${F} faces`);
-  const out = new Uint8Array(WALK_HEADER_BYTES + V * WALK_VERTEX_BYTES + F * WALK_FACE_BYTES + w.trailing.length);
-  const dv = new DataView(out.buffer);
-  out.set(w.nameBytes.subarray(0, 32), 0);
-  dv.setUint32(32, w.uiFlags, true);
-  dv.setUint32(36, V, true);
-  dv.setUint32(40, F, true);
-  let o = WALK_HEADER_BYTES;
-  const bits = new Uint32Array(w.positions.buffer, w.positions.byteOffset, w.positions.length);
-  for (let i = 0; i < bits.length; i++, o += 4) dv.setUint32(o, bits[i]!, true);
-  for (let f = 0; f < F; f++, o += WALK_FACE_BYTES) {
-    dv.setUint16(o, w.faces[f * 3]!, true);
-    dv.setUint16(o + 2, w.faces[f * 3 + 1]!, true);
-    dv.setUint16(o + 4, w.faces[f * 3 + 2]!, true);
-    dv.setUint32(o + 6, w.faceFlags[f]!, true);
-  }
-  out.set(w.trailing, o);
-  return out;
 }

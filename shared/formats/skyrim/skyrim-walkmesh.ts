@@ -2,7 +2,7 @@ import { MalformedInputError } from '../../binary/malformed-input-error';
 import { ModelMappingError } from '../../model/model-mapping-error';
 import { createWalkmesh, type Walkmesh } from '../../model/walkmesh';
 import { naviFloatsOf } from '../../bakers/skyrim/navi-rebake';
-import { buildGrid } from '../../bakers/skyrim/navmesh-grid';
+import { buildGrid, gridBoundsOf } from '../../bakers/skyrim/navmesh-grid';
 import { rebakeCoverList, rebakeEdges } from '../../bakers/skyrim/navmesh-rebake';
 import { TRI_EDGE_LINK_BITS, TRI_FOUND, type NvnmDocument } from './nvnm-document';
 import { gridDivisorFor, MAX_GRID_DIVISOR } from './nvnm-grid';
@@ -148,7 +148,29 @@ function applyMesh(v: NvnmDocument, mesh: Walkmesh, formId: number): NvnmDocumen
     next.coverTriangles = rebakeCoverList(next);
   }
   const keep = v.gridDivisor >= 1 && v.gridDivisor <= MAX_GRID_DIVISOR && faces === nt;
+  if (keep && !topologyChanged && sameXY(vertices, v.vertices)) {
+    // The grid lists each triangle by its x, y footprint (navmesh-grid.ts), so a move
+    // straight up or down keeps every stored list; only the bounds' heights follow. A
+    // rebuild would replace the CK's lists with buildGrid's, which differ by one entry on
+    // 2 of the 23 fixture navmeshes (found by test/integration/fixture-corpus.test.ts).
+    const b = new Uint32Array(gridBoundsOf(next, v.gridDivisor).buffer);
+    const gridBounds = v.gridBounds.slice();
+    gridBounds[GRID_MIN_Z] = b[GRID_MIN_Z]!;
+    gridBounds[GRID_MAX_Z] = b[GRID_MAX_Z]!;
+    return Object.assign(next, { gridBounds });
+  }
   return Object.assign(next, buildGrid(next, keep ? v.gridDivisor : gridDivisorFor(faces)));
+}
+
+/** Words of the grid bounds (max distance x, y; min x, y, z; max x, y, z) that depend on heights. */
+const GRID_MIN_Z = 4;
+const GRID_MAX_Z = 7;
+
+/** True when every vertex keeps its x and y bits (heights may differ). */
+function sameXY(a: Uint32Array, b: Uint32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 3) if (a[i] !== b[i] || a[i + 1] !== b[i + 1]) return false;
+  return true;
 }
 
 interface Replacement {

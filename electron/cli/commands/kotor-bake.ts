@@ -1,8 +1,10 @@
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { bakeBwm, bakeInputOf, type BwmBakeTimings } from '../../../shared/bakers/kotor/bwm-bake';
 import { compareBwm, type BwmComparison } from '../../../shared/bakers/kotor/bwm-compare';
+import { normalRuleAgreement, NORMAL_RULE_LABEL, type BwmNormalRule } from '../../../shared/bakers/kotor/bwm-normals';
 import { loadDocument } from '../../../shared/formats/inspect-file';
-import { BWM_FORMAT, type BwmDocument } from '../../../shared/formats/kotor/bwm-document';
+import { BWM_FORMAT, floatsOf, type BwmDocument } from '../../../shared/formats/kotor/bwm-document';
 import { writeBwm } from '../../../shared/formats/kotor/bwm-writer';
 import {
   DEFAULT_WALKABILITY,
@@ -24,11 +26,11 @@ import { ExitCode, parseArgs, UsageError, type CliIo } from '../cli-io';
 import { expectedErrorMessage } from '../expected-errors';
 
 export const kotorBakeUsage =
-  'walkbench bake ROOM.wok -o OUT.wok [--compare REF.wok] [--surfacemat surfacemat.2da | --game GAMEDIR] [--json]   rebuild face order, normals, planes, AABB tree, adjacency, edges and perimeters from the geometry, with walkability from the given surfacemat.2da (text or binary) or the game folder\'s (override, the room\'s module, chitin.key), else the default table; lists each material\'s walkability in every tool\'s table; --compare reports per section whether the bytes are identical';
+  "walkbench bake ROOM.wok -o OUT.wok [--compare REF.wok] [--surfacemat surfacemat.2da | --game GAMEDIR] [--game-version 1|2] [--json]   rebuild face order, normals, planes, AABB tree, adjacency, edges and perimeters from the geometry, with walkability from the given surfacemat.2da (text or binary) or the game folder's (override, the room's module, chitin.key), else the default table; lists each material's walkability in every tool's table; normals follow the arithmetic of the game the room comes from: --game-version 1 (KotOR) or 2 (TSL), else the --game folder's game (swkotor2.exe or StreamVoice/ = TSL, swkotor.exe or StreamWaves/ = KotOR), else the game whose arithmetic the input's own normals follow (the app does the same with the file it edits); --compare reports per section whether the bytes are identical";
 
 /** Why each section can differ from a game file even when Walkbench's derivation is right. */
 const SECTION_NOTES: Partial<Record<keyof BwmComparison, string>> = {
-  normals: "Walkbench computes normals as BioWare's tools do (identical on every game room); files saved by other tools (MDLEdit, KOTORMax, PyKotor) computed theirs differently",
+  normals: "Walkbench computes normals as BioWare's tools do, KotOR 1's or TSL's arithmetic by the room's game (identical on every game room); files saved by other tools (MDLEdit, KOTORMax, PyKotor) computed theirs differently, and a room baked with the other game's rule differs by an ulp on a few faces",
   planes: 'follows the normals: d = −n·v1 from the stored normal reproduces every game file',
   aabb: "Walkbench builds BioWare's tree (longest axis, centroid order as its qsort leaves it, median split, flag of the widest gap between the children's centres); it starts from the WOK's face order, while BioWare started from the model's face list, which the WOK does not keep (in most game rooms the non-walkable block sat elsewhere among the walkable faces); its boxes came from the model's coordinates, up to ~1e-4 from the WOK's",
 };
@@ -43,8 +45,18 @@ interface MaterialWalkability {
   tools: Record<string, boolean>;
 }
 
+/** Whose arithmetic the normals followed and how that was decided. */
+interface NormalRuleChoice {
+  rule: BwmNormalRule;
+  source: 'option' | 'game folder' | 'input normals';
+  /** For `input normals`: faces each rule reproduces, out of `faces`. */
+  agreement?: Record<BwmNormalRule, number>;
+  faces?: number;
+}
+
 interface KotorBakeReport {
   document: BwmDocument;
+  normals: NormalRuleChoice;
   walkableFaces: number;
   table: WalkabilityTable;
   disagreements: WalkabilityDisagreement[];
@@ -63,7 +75,7 @@ const clock = (): number => performance.now();
 export async function bakeWokCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const args = parseArgs(
     argv.map((a) => (a === '-o' ? '--output' : a)),
-    ['output', 'compare', 'surfacemat', 'game'],
+    ['output', 'compare', 'surfacemat', 'game', 'game-version'],
     ['json'],
   );
   if (args.positional.length !== 1) throw new UsageError('bake needs exactly one walkmesh file (.wok, .pwk or .dwk)');
@@ -75,9 +87,17 @@ export async function bakeWokCommand(argv: readonly string[], io: CliIo): Promis
   const game = args.flags.get('game');
   if (typeof surfacemat === 'string' && typeof game === 'string') throw new UsageError('give either --surfacemat or --game, not both');
   const json = args.flags.has('json');
+  const version = args.flags.get('game-version');
+  if (version !== undefined && version !== '1' && version !== '2') throw new UsageError(`--game-version takes 1 (KotOR) or 2 (TSL), not ${String(version)}`);
   try {
     const table = typeof surfacemat === 'string' ? await tableFromFile(surfacemat) : typeof game === 'string' ? await tableFromGame(game, input) : DEFAULT_WALKABILITY;
-    const report = await bake(input, output, typeof compareWith === 'string' ? compareWith : undefined, table);
+    const rule: NormalRuleChoice | undefined =
+      version !== undefined
+        ? { rule: version === '2' ? 'kotor2' : 'kotor1', source: 'option' }
+        : typeof game === 'string'
+          ? await ruleOfGameFolder(game)
+          : undefined;
+    const report = await bake(input, output, typeof compareWith === 'string' ? compareWith : undefined, table, rule);
     if (json) io.out(`${JSON.stringify([jsonEntry(input, output, typeof compareWith === 'string' ? compareWith : undefined, report)], null, 2)}\n`);
     else io.out(describe(input, output, report, typeof compareWith === 'string' ? compareWith : ''));
     return ExitCode.ok;
@@ -138,6 +158,32 @@ async function tableFromGame(root: string, room: string): Promise<WalkabilityTab
   }
 }
 
+/**
+ * The game of an install folder, for the normals' arithmetic: the Windows executable
+ * (swkotor.exe / swkotor2.exe), else the voice-over folder, StreamWaves in KotOR and
+ * StreamVoice in TSL (ports without the .exe keep it). Names are matched without regard to
+ * case. Undefined when the folder shows neither.
+ */
+export async function kotorGameOfFolder(root: string): Promise<BwmNormalRule | undefined> {
+  let names: string[];
+  try {
+    names = (await readdir(root)).map((n) => n.toLowerCase());
+  } catch (e) {
+    throw new TableError(`${root}: cannot list the game folder (${e instanceof Error ? e.message : String(e)})`);
+  }
+  const has = (n: string): boolean => names.includes(n);
+  if (has('swkotor2.exe')) return 'kotor2';
+  if (has('swkotor.exe')) return 'kotor1';
+  if (has('streamvoice')) return 'kotor2';
+  if (has('streamwaves')) return 'kotor1';
+  return undefined;
+}
+
+async function ruleOfGameFolder(root: string): Promise<NormalRuleChoice | undefined> {
+  const rule = await kotorGameOfFolder(root);
+  return rule === undefined ? undefined : { rule, source: 'game folder' };
+}
+
 /** Every material the file uses, with what each table says about it. */
 function materialWalkability(table: WalkabilityTable, materials: Uint32Array): MaterialWalkability[] {
   const counts = new Map<number, number>();
@@ -154,16 +200,18 @@ function materialWalkability(table: WalkabilityTable, materials: Uint32Array): M
     }));
 }
 
-async function bake(input: string, output: string, compareWith: string | undefined, table: WalkabilityTable): Promise<KotorBakeReport> {
+async function bake(input: string, output: string, compareWith: string | undefined, table: WalkabilityTable, given: NormalRuleChoice | undefined): Promise<KotorBakeReport> {
   const t0 = clock();
   const document = loadBwm(input, await readBytes(input));
   const t1 = clock();
-  const baked = bakeBwm(bakeInputOf(document), table, clock);
+  const normals = given ?? ruleOfNormals(document);
+  const baked = bakeBwm(bakeInputOf(document, normals.rule), table, clock);
   const t2 = clock();
   await writeFileAtomic(output, writeBwm(baked.document));
   const t3 = clock();
   const report: KotorBakeReport = {
     document: baked.document,
+    normals,
     walkableFaces: baked.walkableCount,
     table,
     disagreements: walkabilityDisagreements(table, document.materials),
@@ -175,6 +223,26 @@ async function bake(input: string, output: string, compareWith: string | undefin
     report.comparison = compareBwm(baked.document, reference);
   }
   return report;
+}
+
+/** The rule the input's own stored normals follow (KotOR 1 on a tie). */
+function ruleOfNormals(doc: BwmDocument): NormalRuleChoice {
+  const faces = doc.faces.length / 3;
+  const vertices = doc.vertices.length / 3;
+  // Faces naming missing vertices are refused by the bake itself, with its own message.
+  if (doc.faces.some((v) => v >= vertices)) return { rule: 'kotor1', source: 'input normals' };
+  const agreement = normalRuleAgreement(floatsOf(doc.vertices), doc.faces, doc.normals);
+  return { rule: agreement.kotor2 > agreement.kotor1 ? 'kotor2' : 'kotor1', source: 'input normals', agreement, faces };
+}
+
+function describeRule(n: NormalRuleChoice): string {
+  const why =
+    n.source === 'option'
+      ? '--game-version'
+      : n.source === 'game folder'
+        ? 'the --game folder'
+        : `the input's own normals: ${n.agreement!.kotor1} of ${n.faces} faces follow KotOR 1's, ${n.agreement!.kotor2} TSL's`;
+  return `normals by ${NORMAL_RULE_LABEL[n.rule]} arithmetic (from ${why})`;
 }
 
 function loadBwm(file: string, bytes: Uint8Array): BwmDocument {
@@ -190,6 +258,7 @@ function jsonEntry(input: string, output: string, compareWith: string | undefine
     ok: true,
     output,
     walkability: r.table.source,
+    normals: { rule: r.normals.rule, game: NORMAL_RULE_LABEL[r.normals.rule], from: r.normals.source, ...(r.normals.agreement ? { agreement: r.normals.agreement } : {}) },
     walkabilityDisagreements: r.disagreements,
     materials: r.materials,
     counts: {
@@ -226,6 +295,7 @@ function describe(input: string, output: string, r: KotorBakeReport, reference: 
   const t = r.timings;
   const lines = [
     `${input} → ${output}: ${r.document.faces.length / 3} faces (${r.walkableFaces} walkable by ${r.table.source}), ${r.document.aabb.length / 11} AABB nodes, ${r.document.edgeIndex.length} perimeter edges in ${r.document.perimeters.length} loop(s)`,
+    `  ${describeRule(r.normals)}`,
     `  order ${t.order.toFixed(2)} ms, planes ${t.planes.toFixed(2)} ms, aabb ${t.aabb.toFixed(2)} ms, adjacency ${t.adjacency.toFixed(2)} ms, perimeters ${t.perimeters.toFixed(2)} ms (read ${t.read.toFixed(1)} ms, write ${t.write.toFixed(1)} ms)`,
   ];
   for (const d of r.disagreements) {

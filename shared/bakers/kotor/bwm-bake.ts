@@ -5,7 +5,7 @@ import { floatsOfBits, requireFinite, requireFiniteVertices } from '../non-finit
 import { computeWalkableAdjacency } from './bwm-adjacency';
 import { buildAabbTree } from './bwm-aabb';
 import { faceEdgeTransitions, walkableFirstOrder } from './bwm-face-order';
-import { computeFacePlanes } from './bwm-normals';
+import { computeFacePlanes, inferNormalRule, type BwmNormalRule } from './bwm-normals';
 import { walkPerimeters } from './bwm-perimeters';
 
 const platformClock = (globalThis as { performance?: { now(): number } }).performance;
@@ -26,6 +26,11 @@ export interface BwmBakeInput {
    * otherwise it comes from the materials through the walkability table.
    */
   walkable?: Uint8Array;
+  /**
+   * Whose arithmetic the normals follow: the game the room comes from (bwm-normals.ts).
+   * KotOR 1 when not given.
+   */
+  normals?: BwmNormalRule;
 }
 
 export interface BwmBakeTimings {
@@ -44,9 +49,20 @@ export interface BwmBakeResult {
   timings: BwmBakeTimings;
 }
 
-/** The bake input a document holds (its geometry, materials and per-edge transitions). */
-export function bakeInputOf(doc: BwmDocument): BwmBakeInput {
-  return { type: doc.type, hooks: doc.hooks, vertices: doc.vertices, faces: doc.faces, materials: doc.materials, transitions: faceEdgeTransitions(doc) };
+/**
+ * The bake input a document holds (its geometry, materials and per-edge transitions). The
+ * normal rule is the given game's, else the one the document's own normals follow.
+ */
+export function bakeInputOf(doc: BwmDocument, normals?: BwmNormalRule): BwmBakeInput {
+  return {
+    type: doc.type,
+    hooks: doc.hooks,
+    vertices: doc.vertices,
+    faces: doc.faces,
+    materials: doc.materials,
+    transitions: faceEdgeTransitions(doc),
+    normals: normals ?? inferNormalRule(floatsOf(doc.vertices), doc.faces, doc.normals),
+  };
 }
 
 /**
@@ -89,7 +105,7 @@ export function bakeBwm(input: BwmBakeInput, table: WalkabilityTable, now: () =>
   const timings: BwmBakeTimings = { order: now() - t, planes: 0, aabb: 0, adjacency: 0, perimeters: 0 };
   t = now();
   const positions = floatsOf(input.vertices);
-  const planes = computeFacePlanes(positions, triangles);
+  const planes = computeFacePlanes(positions, triangles, input.normals ?? 'kotor1');
   timings.planes = now() - t;
 
   const document: BwmDocument = {

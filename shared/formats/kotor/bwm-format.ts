@@ -28,6 +28,8 @@ const point = (p: readonly number[]): string => `(${p.map((v) => Number(v.toPrec
  * KotOR 1/2 walkmeshes: `.wok` (room, world coordinates, AABB tree and walk tables),
  * `.pwk` (placeable) and `.dwk` (door), one BWM V1.0 format. Walkability uses the default
  * (kotorblender) table here; `walkbench bake --surfacemat` takes the game's own 2DA.
+ * An edited file is written with the normals' arithmetic of its own game (KotOR 1 or TSL),
+ * found from the normals the base file stores (bwmFromWalkmesh).
  */
 export const bwmFormat: FormatHandler<BwmDocument> = {
   id: BWM_FORMAT,

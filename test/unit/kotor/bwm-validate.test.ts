@@ -21,6 +21,8 @@ describe('BWM validation', () => {
       if (fixtureName(file).endsWith('m10aa_03a.wok')) {
         expect(findings.map((f) => f.code)).toEqual(['bwm.face.degenerate']);
         expect(findings[0]!.subject).toEqual({ kind: 'face', id: 39 });
+        // The game ships and loads this room: a warning, not an error.
+        expect(findings[0]!.severity).toBe('warning');
       } else expect(findings, fixtureName(file)).toEqual([]);
     }
   });

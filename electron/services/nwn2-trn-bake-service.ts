@@ -1,13 +1,14 @@
 import { isMalformedInputError } from '../../shared/binary/malformed-input-error';
 import { readGff } from '../../shared/formats/aurora/gff-reader';
-import { readGitPlaceables } from '../../shared/formats/aurora/nwn2-git';
+import { readGitDoors, readGitPlaceables } from '../../shared/formats/aurora/nwn2-git';
 import { aswmPacketOf } from '../../shared/formats/nwn2/trx-document';
 import { readTrx } from '../../shared/formats/nwn2/trx-reader';
 import { writeTrx } from '../../shared/formats/nwn2/trx-writer';
 import { bakeTrn, type TrnBakeInput, type TrnBakeOptions, type TrnBakeReport } from '../../shared/bakers/nwn2/trn-bake';
 import { compareTrnBake, type TrnBakeComparison } from '../../shared/bakers/nwn2/trn-bake-compare';
 import { readBytes } from './file-access';
-import { Nwn2ModelResolver, type DamagedArchive, type ModelLookup } from './nwn2-model-resolver';
+import type { Nwn2GameFolders } from './nwn2-game-resources';
+import { Nwn2ModelResolver, type DamagedArchive, type MissingModel, type ModelLookup } from './nwn2-model-resolver';
 import { nodeFormatEnvironment as env } from './node-format-environment';
 
 export interface TrnBakeFiles {
@@ -19,6 +20,8 @@ export interface TrnBakeFiles {
   modelDirs?: readonly string[];
   /** Folder holding placeables.2da (else looked for in the model folders). */
   twoDaDir?: string;
+  /** The game install (and module) searched after the folders above, in the game's order: `--game`, `--module`. */
+  game?: Nwn2GameFolders;
   /** A TRX to compare the result with (the toolset's bake of the same TRN): `--compare`. */
   compare?: string;
   options?: TrnBakeOptions;
@@ -34,11 +37,17 @@ export interface TrnBakeFilesResult {
   placeablesTable: string | undefined;
   /** Archives in the model folders that could not be read, and why (their models were looked for elsewhere). */
   damagedArchives: DamagedArchive[];
+  /** Placeables whose model was not found, grouped by model name (empty when none was looked for). */
+  missingModels: MissingModel[];
+  /** The game's sources searched, highest priority first (empty without `game`). */
+  gameSources: readonly { kind: string; path: string }[];
+  /** Haks the module names that no hak folder holds. */
+  missingHaks: readonly string[];
   comparison?: TrnBakeComparison;
 }
 
 /**
- * `walkbench bake AREA.trn --git AREA.git [--models DIR…] [--2da DIR] [--compare AREA.trx]`
+ * `walkbench bake AREA.trn --git AREA.git [--models DIR…] [--2da DIR] [--game DIR [--module DIR|MOD]] [--compare AREA.trx]`
  * without the argument parsing: reads the files, finds the placeables' models, bakes
  * (shared/bakers/nwn2/trn-bake.ts) and returns the TRX bytes with the report. Malformed
  * inputs throw MalformedInputError naming the file; a bake the format cannot store throws
@@ -51,12 +60,18 @@ export async function bakeTrnFiles(input: TrnBakeFiles): Promise<TrnBakeFilesRes
   const git = parsing(input.git, () => readGff(gitBytes));
   let resolver: Nwn2ModelResolver | undefined;
   let placeableModels: TrnBakeInput['placeableModels'];
-  if (input.modelDirs && input.modelDirs.length > 0) {
-    resolver = await Nwn2ModelResolver.open({ modelDirs: input.modelDirs, twoDaDir: input.twoDaDir });
-    const wanted = readGitPlaceables(git).filter((p) => !p.isWalkable).map((p) => p.appearance);
-    placeableModels = await resolver.preload(wanted);
+  let doorModels: TrnBakeInput['doorModels'];
+  if ((input.modelDirs && input.modelDirs.length > 0) || input.game) {
+    resolver = await Nwn2ModelResolver.open({ modelDirs: input.modelDirs ?? [], twoDaDir: input.twoDaDir, ...(input.game ? { game: input.game } : {}) });
+    try {
+      const wanted = readGitPlaceables(git).filter((p) => !p.isWalkable).map((p) => p.appearance);
+      placeableModels = await resolver.preload(wanted);
+      doorModels = await resolver.preloadDoors(readGitDoors(git));
+    } finally {
+      resolver.close();
+    }
   }
-  const result = bakeTrn({ trn, git, placeableModels, options: input.options });
+  const result = bakeTrn({ trn, git, placeableModels, doorModels, options: input.options });
   const bytes = writeTrx(result.trx, env);
   let comparison: TrnBakeComparison | undefined;
   if (input.compare !== undefined) {
@@ -72,8 +87,28 @@ export async function bakeTrnFiles(input: TrnBakeFiles): Promise<TrnBakeFilesRes
     models: resolver?.lookups ?? [],
     placeablesTable: resolver?.placeablesSource,
     damagedArchives: resolver?.damaged ?? [],
+    missingModels: groupMissing(result.report.placeables.missingModel, (a) => resolver?.modelName(a)),
+    gameSources: resolver?.gameSources ?? [],
+    missingHaks: resolver?.missingHaks ?? [],
     ...(comparison ? { comparison } : {}),
   };
+}
+
+/**
+ * The placeables the bake found no model for, grouped by the model their placeables.2da
+ * row names (undefined: no table, no such row or an empty cell), most frequent first.
+ */
+export function groupMissing(missing: readonly { appearance: number }[], modelName: (appearance: number) => string | undefined): MissingModel[] {
+  const groups = new Map<string, MissingModel>();
+  for (const { appearance } of missing) {
+    const model = modelName(appearance);
+    const k = model?.toLowerCase() ?? `#${appearance}`;
+    let g = groups.get(k);
+    if (!g) groups.set(k, (g = { model, appearances: [], count: 0 }));
+    g.count++;
+    if (!g.appearances.includes(appearance)) g.appearances.push(appearance);
+  }
+  return [...groups.values()].sort((a, b) => b.count - a.count || (a.model ?? '').localeCompare(b.model ?? '') || a.appearances[0]! - b.appearances[0]!);
 }
 
 /** Runs a reader, naming the file in a MalformedInputError. */

@@ -5,7 +5,7 @@ import type { TileTableCache } from '../bakers/nwn2/tile-table-reuse';
 import { readGitPlaceables } from '../formats/aurora/nwn2-git';
 import { readGff } from '../formats/aurora/gff-reader';
 import type { GffDocument } from '../formats/aurora/gff-document';
-import type { TrxDocument } from '../formats/nwn2/trx-document';
+import { aswmPacketOf, type TrxDocument } from '../formats/nwn2/trx-document';
 import type { FormatEnvironment } from '../formats/format-environment';
 import { readTrx } from '../formats/nwn2/trx-reader';
 import { writeTrx } from '../formats/nwn2/trx-writer';
@@ -14,6 +14,7 @@ import { decodeFrame, encodeFrame } from '../ipc/mesh-payload';
 import type { Walkmesh } from '../model/walkmesh';
 import type { Finding } from '../validation/finding';
 import { rebakeNwn2Area } from './nwn2-area-rebake';
+import { storedTileCache } from './nwn2-toolset-tile-cache';
 
 /**
  * The live re-bake of an NWN2 area as a bake-pool job (kind `nwn2-area-bake`), so the
@@ -29,9 +30,18 @@ export interface AreaBakeInput {
   gitName: string;
   trn: Uint8Array;
   git: Uint8Array;
-  /** Per placeables.2da row the GIT uses: its model, or null when the project lacks it. */
-  models: { appearance: number; model: PlaceableModel | null }[];
+  /**
+   * Per placeables.2da row the GIT uses: its model, or null when the project lacks it
+   * (then `modelName`, when the row names one, so the findings can say which model).
+   */
+  models: { appearance: number; model: PlaceableModel | null; modelName?: string }[];
   tileCache: TileTableCache | null;
+  /**
+   * The area's TRX as imported (the toolset's bake), for the stored bake (`nwn2-trn-bake`):
+   * tiles whose triangles come out exactly as in it keep its path tables and line-of-sight
+   * bits (nwn2-toolset-tile-cache.ts).
+   */
+  storedTrx?: Uint8Array | null;
 }
 
 export interface AreaBakeOutput {
@@ -49,11 +59,20 @@ export interface AreaBakeOutput {
 
 export const AREA_BAKE_JOB = 'nwn2-area-bake';
 
-/** The rows of placeables.2da the GIT's placeables use, with their models. */
-export function areaBakeModels(git: GffDocument, lookup: (appearance: number) => PlaceableModel | undefined): AreaBakeInput['models'] {
+/** A placeable model lookup that may also name the model a row asks for (to name what is missing). */
+export type PlaceableModelLookup = ((appearance: number) => PlaceableModel | undefined) & { modelName?: (appearance: number) => string | undefined };
+
+/** The rows of placeables.2da the GIT's placeables use, with their models (or the name of the model not found). */
+export function areaBakeModels(git: GffDocument, lookup: PlaceableModelLookup): AreaBakeInput['models'] {
   const rows = new Set<number>();
   for (const p of readGitPlaceables(git)) if (!p.isWalkable) rows.add(p.appearance);
-  return [...rows].sort((a, b) => a - b).map((appearance) => ({ appearance, model: lookup(appearance) ?? null }));
+  return [...rows]
+    .sort((a, b) => a - b)
+    .map((appearance) => {
+      const model = lookup(appearance) ?? null;
+      const name = model ? undefined : lookup.modelName?.(appearance);
+      return { appearance, model, ...(name !== undefined ? { modelName: name } : {}) };
+    });
 }
 
 export function encodeAreaBakeInput(input: AreaBakeInput): Uint8Array<ArrayBuffer> {
@@ -71,7 +90,8 @@ export function encodeAreaBakeOutput(output: AreaBakeOutput): Uint8Array<ArrayBu
  */
 export function runAreaBake(frame: Uint8Array, env: FormatEnvironment): AreaBakeOutput {
   const { input, trn, git, models } = openAreaBakeInput(frame, env);
-  const r = namingTheArea(input, () => rebakeNwn2Area(trn, git, input.name, models, input.tileCache ?? undefined));
+  const names = new Map(input.models.flatMap((m) => (typeof m.modelName === 'string' ? [[m.appearance, m.modelName] as const] : [])));
+  const r = namingTheArea(input, () => rebakeNwn2Area(trn, git, input.name, models, input.tileCache ?? undefined, (a) => names.get(a)));
   return {
     walkmesh: r.walkmesh,
     findings: r.findings,
@@ -110,7 +130,8 @@ function namingTheArea<T>(input: AreaBakeInput, bake: () => T): T {
  */
 export function runAreaBakeToTrx(frame: Uint8Array, env: FormatEnvironment): { bytes: Uint8Array; triangles: number; islands: number; cutters: number; placeablesWithoutModel: number } {
   const { input, trn, git, models } = openAreaBakeInput(frame, env);
-  const r = namingTheArea(input, () => bakeTrn({ trn, git, placeableModels: models }));
+  const tileCache = input.storedTrx ? storedTrxCache(input.storedTrx, env) : undefined;
+  const r = namingTheArea(input, () => bakeTrn({ trn, git, placeableModels: models, ...(tileCache ? { options: { tileCache } } : {}) }));
   return {
     bytes: writeTrx(r.trx, env),
     triangles: r.report.output.triangles,
@@ -118,6 +139,17 @@ export function runAreaBakeToTrx(frame: Uint8Array, env: FormatEnvironment): { b
     cutters: r.report.cutters.inGit,
     placeablesWithoutModel: r.report.placeables.missingModel.length,
   };
+}
+
+/** The tables of the TRX as imported, as a tile cache; none when it does not read (the bake then computes every tile). */
+function storedTrxCache(bytes: Uint8Array, env: FormatEnvironment): TileTableCache | undefined {
+  try {
+    const aswm = aswmPacketOf(readTrx(bytes, env))?.aswm;
+    return aswm ? storedTileCache(aswm) : undefined;
+  } catch (e) {
+    if (isMalformedInputError(e)) return undefined;
+    throw e;
+  }
 }
 
 function decodeAreaBakeInput(frame: Uint8Array): AreaBakeInput {
@@ -132,6 +164,7 @@ function decodeAreaBakeInput(frame: Uint8Array): AreaBakeInput {
     git: bytes(o.git, 'git'),
     models: models as AreaBakeInput['models'],
     tileCache: (o.tileCache ?? null) as TileTableCache | null,
+    storedTrx: o.storedTrx === undefined || o.storedTrx === null ? null : bytes(o.storedTrx, 'storedTrx'),
   };
 }
 

@@ -31,7 +31,15 @@ const now = clock ? () => clock.now() : () => Date.now();
  * island paths span the area and are always rebuilt. test/bench/nwn2-live-bake-bench.ts
  * measures it on the fixture areas.
  */
-export function rebakeNwn2Area(trn: TrxDocument, git: GffDocument, name: string, placeableModels?: TrnBakeInput['placeableModels'], tileCache?: TileTableCache): Nwn2AreaRebake {
+export function rebakeNwn2Area(
+  trn: TrxDocument,
+  git: GffDocument,
+  name: string,
+  placeableModels?: TrnBakeInput['placeableModels'],
+  tileCache?: TileTableCache,
+  /** The model a placeables.2da row names, to name the models not found in the findings. */
+  modelName?: (appearance: number) => string | undefined,
+): Nwn2AreaRebake {
   const t0 = now();
   const result = bakeTrn({ trn, git, ...(placeableModels ? { placeableModels } : {}), options: { now, keepTileCache: true, ...(tileCache ? { tileCache } : {}) } });
   const walkmesh = aswmToWalkmesh(result.aswm, name);
@@ -41,15 +49,36 @@ export function rebakeNwn2Area(trn: TrxDocument, git: GffDocument, name: string,
     cutters: result.report.cutters.inGit,
     placeablesWithoutModel: result.report.placeables.missingModel.length,
     report: result.report,
-    findings: bakeFindings(result.report),
+    findings: bakeFindings(result.report, modelName),
     tileCache: result.tileCache,
   };
 }
 
-function bakeFindings(r: TrnBakeReport): Finding[] {
+function bakeFindings(r: TrnBakeReport, modelName?: (appearance: number) => string | undefined): Finding[] {
   const out: Finding[] = [];
+  // One summary naming every model not found (count per model), then one finding per placeable.
+  if (r.placeables.missingModel.length > 0) {
+    const byModel = new Map<string, number>();
+    for (const p of r.placeables.missingModel) {
+      const k = modelName?.(p.appearance) ?? `placeables.2da row ${p.appearance}`;
+      byModel.set(k, (byModel.get(k) ?? 0) + 1);
+    }
+    const names = [...byModel].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([k, n]) => (n > 1 ? `${k} ×${n}` : k));
+    out.push(
+      warning(
+        'nwn2.bake.placeable-models-missing',
+        `${r.placeables.missingModel.length} placeable(s) without a model found in the project or its game folders, so they do not cut the walkmesh: ${names.join(', ')}`,
+      ),
+    );
+  }
   for (const p of r.placeables.missingModel) {
-    out.push(warning('nwn2.bake.placeable-model-missing', `placeable ${p.index} (placeables.2da row ${p.appearance}): its model is not in the project, so it does not cut the walkmesh`));
+    const model = modelName?.(p.appearance);
+    out.push(
+      warning(
+        'nwn2.bake.placeable-model-missing',
+        `placeable ${p.index} (placeables.2da row ${p.appearance}${model !== undefined ? `, model ${model}` : ''}): its model is not in the project, so it does not cut the walkmesh`,
+      ),
+    );
   }
   for (const p of r.placeables.noWalkmesh) out.push(warning('nwn2.bake.placeable-no-walkmesh', `placeable ${p.index}: model ${p.model} has no walkmesh, so it does not cut the walkmesh`));
   if (r.retile.outsideGrid > 0) out.push(warning('nwn2.bake.outside-grid', `${r.retile.outsideGrid} triangle(s) fell outside the tile grid and were dropped`));

@@ -11,12 +11,13 @@ function asLevel(level: number): DeflateLevel {
 /** The portable codec: pako 2.1.0 for both directions. */
 export const pakoZlibCodec: ZlibCodec = {
   inflate: (data, maxOutputLength) => (maxOutputLength === undefined ? pako.inflate(data) : inflateLimited(data, maxOutputLength)),
+  inflateRaw: (data, maxOutputLength) => (maxOutputLength === undefined ? pako.inflateRaw(data) : inflateLimited(data, maxOutputLength, true)),
   deflate: (data, level) => pako.deflate(data, { level: asLevel(level) }),
 };
 
 /** pako.inflate that stops once the output passes `limit` bytes. */
-function inflateLimited(data: Uint8Array, limit: number): Uint8Array {
-  const inflator = new pako.Inflate({ chunkSize: 64 * 1024 });
+function inflateLimited(data: Uint8Array, limit: number, raw = false): Uint8Array {
+  const inflator = new pako.Inflate({ chunkSize: 64 * 1024, raw });
   const chunks: Uint8Array[] = [];
   let total = 0;
   inflator.onData = (chunk: Uint8Array) => {

@@ -11,6 +11,11 @@ export interface ZlibCodec {
    * gigabytes.
    */
   inflate(data: Uint8Array, maxOutputLength?: number): Uint8Array;
+  /**
+   * Inflates a raw deflate stream (RFC 1951, no zlib header or checksum: zip entries), with
+   * the same limit. Optional so that older codecs still fit; callers fall back to pako.
+   */
+  inflateRaw?(data: Uint8Array, maxOutputLength?: number): Uint8Array;
   /** Deflates into a zlib stream at `level` (0–9; the games use 6 or 9). */
   deflate(data: Uint8Array, level: number): Uint8Array;
 }

@@ -19,6 +19,11 @@ const countingZlib: ZlibCodec = {
     inflated += out.length;
     return out;
   },
+  inflateRaw(data, maxOutputLength) {
+    const out = nodeFormatEnvironment.zlib.inflateRaw!(data, maxOutputLength);
+    inflated += out.length;
+    return out;
+  },
   deflate: (data, level) => nodeFormatEnvironment.zlib.deflate(data, level),
 };
 

@@ -119,6 +119,6 @@ describe('walkbench bake AREA.trn --git AREA.git (full bake)', () => {
     let stderr = '';
     const status = await main(['bake', 'x.trx', '-o', 'y.trx', '--models', '/tmp'], { out: () => undefined, err: (s) => void (stderr += s) });
     expect(status).toBe(2);
-    expect(stderr).toContain('--models and --2da go with --git');
+    expect(stderr).toContain('--models, --2da, --game and --module go with --git');
   });
 });

@@ -1,11 +1,17 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import { compareBakes, type BakeComparison } from '../../../shared/bakers/nwn2/bake-compare';
 import { rebakeTrx, type BakeCounts, type BakeTimings } from '../../../shared/bakers/nwn2/trx-rebake';
+import { missingDoorModels } from '../../../shared/bakers/nwn2/door-walkmesh';
+import type { TrnBakeReport } from '../../../shared/bakers/nwn2/trn-bake';
 import { loadDocument } from '../../../shared/formats/inspect-file';
 import { aswmPacketOf, TRX_FORMAT, type TrxDocument } from '../../../shared/formats/nwn2/trx-document';
 import { writeTrx } from '../../../shared/formats/nwn2/trx-writer';
 import { ModelMappingError } from '../../../shared/model/model-mapping-error';
 import { readBytes, writeFileAtomic } from '../../services/file-access';
 import { nodeFormatEnvironment as env } from '../../services/node-format-environment';
+import type { Nwn2GameFolders } from '../../services/nwn2-game-resources';
+import type { MissingModel } from '../../services/nwn2-model-resolver';
 import { bakeTrnFiles, type TrnBakeFiles } from '../../services/nwn2-trn-bake-service';
 import { bakeWokCommand, kotorBakeUsage } from './kotor-bake';
 import { bakePluginCommand, skyrimBakeUsage } from './skyrim-bake';
@@ -17,7 +23,7 @@ const SKYRIM_PLUGIN = /\.(esp|esm)$/i;
 
 export const bakeUsage = [
   'walkbench bake AREA.trx -o OUT.trx [--compare REF.trx] [--no-line-of-sight] [--json]   re-bake edges, path tables and islands from the mesh; --compare reports agreement with REF',
-  '  walkbench bake AREA.trn --git AREA.git [--models DIR…] [--2da DIR] -o AREA.trx [--compare TOOLSET.trx] [--json]   full bake: borders, walkmesh cutters, placeable walkmeshes, tiles, tables',
+  '  walkbench bake AREA.trn --git AREA.git [--models DIR…] [--2da DIR] [--game NWN2_DIR [--module MODULE_DIR|MODULE.mod]] -o AREA.trx [--compare TOOLSET.trx] [--json]   full bake: borders, walkmesh cutters, placeable and door walkmeshes, tiles, tables; models and 2DAs from the folders, then the game (the module\'s haks, override, the module, Data/*.zip; the module defaults to the TRN\'s folder when it holds module.ifo)',
   `  ${kotorBakeUsage}`,
   `  ${skyrimBakeUsage}`,
 ].join('\n');
@@ -41,7 +47,7 @@ export async function bakeCommand(argv: readonly string[], io: CliIo): Promise<n
   if (firstFile !== undefined && SKYRIM_PLUGIN.test(firstFile)) return bakePluginCommand(argv, io);
   const args = parseArgs(
     argv.map((a) => (a === '-o' ? '--output' : a)),
-    ['output', 'compare', 'git', '2da'],
+    ['output', 'compare', 'git', '2da', 'game', 'module'],
     ['json', 'no-line-of-sight'],
     ['models'],
   );
@@ -55,14 +61,24 @@ export async function bakeCommand(argv: readonly string[], io: CliIo): Promise<n
   const git = args.flags.get('git');
   if (typeof git === 'string') {
     const twoDa = args.flags.get('2da');
+    const game = gameFoldersOf(input, args.flags.get('game'), args.flags.get('module'));
     return bakeTrnCommand(
-      { trn: input, git, modelDirs: args.lists.get('models')!, ...(typeof twoDa === 'string' ? { twoDaDir: twoDa } : {}), ...(typeof compareWith === 'string' ? { compare: compareWith } : {}) },
+      {
+        trn: input,
+        git,
+        modelDirs: args.lists.get('models')!,
+        ...(typeof twoDa === 'string' ? { twoDaDir: twoDa } : {}),
+        ...(game ? { game } : {}),
+        ...(typeof compareWith === 'string' ? { compare: compareWith } : {}),
+      },
       output,
       json,
       io,
     );
   }
-  if (args.lists.get('models')!.length > 0 || args.flags.has('2da')) throw new UsageError('--models and --2da go with --git (the full bake of a TRN)');
+  if (args.lists.get('models')!.length > 0 || args.flags.has('2da') || args.flags.has('game') || args.flags.has('module')) {
+    throw new UsageError('--models, --2da, --game and --module go with --git (the full bake of a TRN)');
+  }
   try {
     const report = await bake(input, output, typeof compareWith === 'string' ? compareWith : undefined, lineOfSight);
     const entry = {
@@ -84,6 +100,26 @@ export async function bakeCommand(argv: readonly string[], io: CliIo): Promise<n
     if (json) io.out(`${JSON.stringify([{ file: input, format: null, ok: false, output, error: message }], null, 2)}\n`);
     return ExitCode.failed;
   }
+}
+
+/**
+ * `--game DIR` and `--module DIR|FILE` as the resolver takes them; without --module, the
+ * TRN's folder is the module when it holds a module.ifo (a module kept as a folder, as
+ * the toolset saves it), so its haks are found.
+ */
+function gameFoldersOf(trn: string, game: string | true | undefined, module: string | true | undefined): Nwn2GameFolders | undefined {
+  if (game === true) throw new UsageError('--game needs the NWN2 install folder (the one holding Data/ and override/)');
+  if (module === true) throw new UsageError('--module needs the module folder or .mod file');
+  if (game === undefined && module === undefined) return undefined;
+  if (module !== undefined) return { ...(game !== undefined ? { game } : {}), module };
+  const folder = path.dirname(path.resolve(trn));
+  let hasIfo = false;
+  try {
+    hasIfo = readdirSync(folder, { withFileTypes: true }).some((e) => e.isFile() && e.name.toLowerCase() === 'module.ifo');
+  } catch {
+    hasIfo = false;
+  }
+  return { ...(game !== undefined ? { game } : {}), ...(hasIfo ? { module: folder } : {}) };
 }
 
 async function bake(input: string, output: string, compareWith: string | undefined, lineOfSight: boolean): Promise<BakeReport> {
@@ -125,6 +161,15 @@ function roundTimings(t: BakeReport['timings']): Record<string, number> {
 }
 
 const n = (x: number) => x.toLocaleString('en-US');
+
+/** Walkable triangles per tile against the budget, the fullest tiles, and what the merge of flat regions saved. */
+function tileBudgetLine(t: TrnBakeReport['retile']): string {
+  const fullest = t.fullestTiles.map((f) => `${f.column},${f.row}: ${f.walkable}`).join('; ');
+  const m = t.merged;
+  const merged = m.regions > 0 ? `; ${m.regions} flat region(s) merged, ${n(m.trianglesBefore)} → ${n(m.trianglesAfter)} triangles` : '';
+  const whole = t.simplifiedTiles.length > 0 ? `; merged whole to fit: ${t.simplifiedTiles.join(', ')}` : '';
+  return `  walkable triangles per tile: at most ${t.maxWalkablePerTile} of ${t.budget} (fullest tiles, column,row: ${fullest || 'none'})${merged}${whole}`;
+}
 const f = (x: number) => x.toFixed(4);
 
 function describe(input: string, output: string, r: BakeReport, reference: string): string {
@@ -149,6 +194,16 @@ function describe(input: string, output: string, r: BakeReport, reference: strin
   return `${lines.join('\n')}\n`;
 }
 
+/** `PLC_A ×3, PLC_B, placeables.2da row 12 (no model named)`: the bake report's missing models, by name. */
+function describeMissing(missing: readonly MissingModel[], table: string | null | undefined): string {
+  const why = table === undefined ? 'no --models, --2da or --game given' : table === null ? 'no placeables.2da found' : 'no model named there';
+  const shown = missing.slice(0, 20).map((m) => {
+    const name = m.model ?? `placeables.2da row${m.appearances.length > 1 ? 's' : ''} ${m.appearances.join(', ')} (${why})`;
+    return m.count > 1 ? `${name} ×${m.count}` : name;
+  });
+  return missing.length > 20 ? `${shown.join(', ')} and ${missing.length - 20} more model(s) (--json lists all)` : shown.join(', ');
+}
+
 /** The full bake of a TRN with its GIT (shared/bakers/nwn2/trn-bake.ts through the service). */
 async function bakeTrnCommand(files: TrnBakeFiles, output: string, json: boolean, io: CliIo): Promise<number> {
   try {
@@ -157,6 +212,7 @@ async function bakeTrnCommand(files: TrnBakeFiles, output: string, json: boolean
     await writeFileAtomic(output, result.bytes);
     const r = result.report;
     const cmp = result.comparison;
+    const searched = (files.modelDirs?.length ?? 0) > 0 || files.game !== undefined;
     const entry = {
       file: files.trn,
       format: TRX_FORMAT,
@@ -173,13 +229,29 @@ async function bakeTrnCommand(files: TrnBakeFiles, output: string, json: boolean
       report: {
         output: r.output,
         cutters: r.cutters.inGit,
-        placeables: { inGit: r.placeables.inGit, skippedWalkable: r.placeables.skippedWalkable.length, missingModel: r.placeables.missingModel.length, noWalkmesh: r.placeables.noWalkmesh.length },
+        placeables: {
+          inGit: r.placeables.inGit,
+          skippedWalkable: r.placeables.skippedWalkable.length,
+          missingModel: r.placeables.missingModel.length,
+          missingModels: result.missingModels.map((m) => ({ model: m.model ?? null, placeablesRows: m.appearances, count: m.count })),
+          noWalkmesh: r.placeables.noWalkmesh.length,
+        },
+        doors: {
+          inGit: r.doors.inGit,
+          applied: r.doors.stats?.applied.length ?? 0,
+          invisible: r.doors.invisible.length,
+          missingModel: r.doors.missingModel.length,
+          missingModels: missingDoorModels(r.doors).map((m) => ({ model: m.model ?? null, rows: m.rows, doors: m.doors, reason: m.reason })),
+          noWalkmesh: r.doors.noWalkmesh.length,
+          noWalkmeshModels: [...new Set(r.doors.noWalkmesh.map((d) => d.model))],
+        },
         border: r.border,
         slivers: r.slivers,
         overlaps: r.overlaps,
         retile: r.retile,
       },
       damagedArchives: result.damagedArchives,
+      ...(files.game ? { gameSources: result.gameSources, missingHaks: result.missingHaks } : {}),
       timings: { totalMs: Math.round((performance.now() - t0) * 10) / 10, bakeMs: Math.round(r.timings.total * 10) / 10 },
     };
     if (json) io.out(`${JSON.stringify([entry], null, 2)}\n`);
@@ -188,8 +260,14 @@ async function bakeTrnCommand(files: TrnBakeFiles, output: string, json: boolean
       const lines = [
         `${files.trn} + ${files.git} → ${output}: ${n(o.triangles)} triangles (${n(o.walkableTriangles)} walkable), ${n(o.islands)} islands, ${o.walkableArea.toFixed(2)} m² walkable, in ${r.timings.total.toFixed(0)} ms`,
         `  ${r.cutters.inGit} walkmesh cutter(s); placeables: ${r.placeables.inGit} in the GIT, ${r.placeables.skippedWalkable.length} walk-through, ${r.placeables.missingModel.length} without a model found, ${r.placeables.noWalkmesh.length} without a WALK packet`,
+        `  doors: ${r.doors.inGit} in the GIT, ${r.doors.stats?.applied.length ?? 0} applied, ${r.doors.missingModel.length} without a model found, ${r.doors.noWalkmesh.length} without a WALK packet` +
+          (r.doors.invisible.length > 0 ? `, ${r.doors.invisible.length} invisible` : ''),
+        ...(r.doors.missingModel.length > 0 ? [`  doors without a model found: ${missingDoorModels(r.doors).map((m) => `${m.model ?? `${m.rows.join(', ')} (${m.reason})`}${m.doors.length > 1 ? ` ×${m.doors.length}` : ''}`).join(', ')}`] : []),
         `  slivers under ${r.slivers.threshold} m: ${r.slivers.count}; overlapping pairs: ${r.overlaps.pairs}`,
-        ...result.damagedArchives.map((d) => `  warning: skipped a damaged archive of the model folders: ${d.reason}`),
+        tileBudgetLine(r.retile),
+        ...(result.missingModels.length > 0 ? [`  placeables without a model found: ${describeMissing(result.missingModels, searched ? result.placeablesTable ?? null : undefined)}`] : []),
+        ...result.missingHaks.map((h) => `  warning: the module names hak "${h}", which no hak folder holds`),
+        ...result.damagedArchives.map((d) => `  warning: skipped a damaged archive of ${result.gameSources.some((g) => g.path === d.file) ? 'the game' : 'the model folders'}: ${d.reason}`),
       ];
       if (cmp) {
         lines.push(

@@ -4,7 +4,7 @@ import { CURTAIN_Z, type MdbWalkmesh } from '../../formats/nwn2/mdb-document';
 import { BoxGrid } from '../../geometry/box-grid';
 import { triangulateConstrained, usesEveryPoint } from '../../geometry/constrained-triangulation';
 import { PointHash } from '../../geometry/point-hash';
-import { ringsBounds } from '../../geometry/polygon';
+import { pointInRing, ringsBounds } from '../../geometry/polygon';
 import { projectionParam, segmentDistanceSquared } from '../../geometry/segment';
 import { planeHeight, TriangleGrid } from '../../geometry/triangle-grid';
 import type { CutRegion } from './cutter-graph';
@@ -45,9 +45,14 @@ export interface PlaceableModel {
   walkmeshes: readonly MdbWalkmesh[];
 }
 
+/** What placing a model needs of a GIT object (a placeable, or a door: door-walkmesh.ts). */
+export type PlacedObject = Pick<GitPlaceable, 'index' | 'x' | 'y' | 'z' | 'bearing' | 'scale'>;
+
 export interface PlacedModel {
-  placeable: GitPlaceable;
+  placeable: PlacedObject;
   model: PlaceableModel;
+  /** The `source` of its triangles (default PLACEABLE_SOURCE | index). */
+  source?: number;
 }
 
 export interface PlaceableOptions {
@@ -55,10 +60,15 @@ export interface PlaceableOptions {
   snap?: number;
   /** Largest height difference (m) at which the model's outline joins the ground (default 0.5). */
   stepHeight?: number;
+  /**
+   * The area's extent (x0, y0, x1, y1): what a model has outside it is cut off, as a TRX
+   * holds nothing beyond its tiles (a transition door on the area's edge reaches out).
+   */
+  bounds?: readonly [number, number, number, number];
 }
 
 export interface AppliedPlaceable {
-  /** Position in the GIT's `Placeable List`. */
+  /** Position in the GIT's `Placeable List` (`Door List` for doors). */
   index: number;
   model: string;
   /** Faces put into the walkmesh (after dropping vertical ones), and how many are walkable. */
@@ -81,6 +91,7 @@ export const DEFAULT_STEP_HEIGHT = 0.5;
 /** A model placed in the area: world positions and faces (counter-clockwise, vertical faces dropped). */
 interface PlacedMesh {
   index: number;
+  source: number;
   model: string;
   positions: Float64Array;
   faces: Uint32Array;
@@ -105,9 +116,11 @@ export function applyPlaceables(s: TrnSurface, placed: readonly PlacedModel[], o
 
   // Later placeables win where footprints overlap.
   const pieces = meshes.map((m, i) => {
-    let surface: TrnSurface = { positions: m.positions, triangles: m.faces, flags: m.flags, source: new Uint32Array(m.flags.length).fill((PLACEABLE_SOURCE | m.index) >>> 0) };
+    let surface: TrnSurface = { positions: m.positions, triangles: m.faces, flags: m.flags, source: new Uint32Array(m.flags.length).fill(m.source) };
     const later: CutRegion[] = [];
     for (let j = i + 1; j < meshes.length; j++) if (boxesOverlap(m.bounds, meshes[j]!.bounds)) later.push(...meshes[j]!.footprint);
+    const b = options.bounds;
+    if (b && (m.bounds[0] < b[0] || m.bounds[1] < b[1] || m.bounds[2] > b[2] || m.bounds[3] > b[3])) later.push(outsideOf(b, m.bounds));
     if (later.length > 0) surface = cutSurface(surface, later, { snap }).surface;
     return surface;
   });
@@ -123,6 +136,13 @@ export function applyPlaceables(s: TrnSurface, placed: readonly PlacedModel[], o
     stats.applied.push({ index: m.index, model: m.model, faces: piece.flags.length, walkableFaces: walkable, footprintArea: m.footprintArea, joinedVertices: joined });
   });
   return { surface: builder.finish(), stats };
+}
+
+/** The region around `inner` (a frame reaching past `reach`): everything outside the area. */
+function outsideOf(inner: readonly number[], reach: readonly number[]): CutRegion {
+  const pad = 1 + Math.max(Math.abs(reach[0]!), Math.abs(reach[1]!), Math.abs(reach[2]!), Math.abs(reach[3]!), Math.abs(inner[2]!), Math.abs(inner[3]!));
+  const rect = (x0: number, y0: number, x1: number, y1: number) => Float64Array.of(x0, y0, x1, y0, x1, y1, x0, y1);
+  return { rings: [rect(-pad, -pad, pad, pad), rect(inner[0]!, inner[1]!, inner[2]!, inner[3]!)] };
 }
 
 function boxesOverlap(a: readonly number[], b: readonly number[]): boolean {
@@ -182,14 +202,11 @@ function placeMesh(p: PlacedModel, ground: TrnSurface, grid: TriangleGrid, snap:
     polys.push([[0, 1, 2].map((k) => [pos[faces[i + k]! * 3]!, pos[faces[i + k]! * 3 + 1]!] as polygonClipping.Pair)]);
   }
   const union = polygonClipping.union(polys[0]!, ...polys.slice(1));
+  const onOutline = new OutlinePoints(pos);
   let area = 0;
   const footprint: CutRegion[] = union.map((poly) => ({
     rings: poly.map((ring) => {
-      const out = new Float64Array(ring.length * 2);
-      ring.forEach(([x, y], i) => {
-        out[i * 2] = x;
-        out[i * 2 + 1] = y;
-      });
+      const out = onOutline.densify(ring);
       let a2 = 0;
       for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) a2 += ring[j]![0] * ring[i]![1] - ring[i]![0] * ring[j]![1];
       area += a2 / 2;
@@ -198,6 +215,7 @@ function placeMesh(p: PlacedModel, ground: TrnSurface, grid: TriangleGrid, snap:
   }));
   return {
     index: g.index,
+    source: p.source ?? (PLACEABLE_SOURCE | g.index) >>> 0,
     model: p.model.name,
     positions: pos,
     faces: Uint32Array.from(faces),
@@ -206,6 +224,57 @@ function placeMesh(p: PlacedModel, ground: TrnSurface, grid: TriangleGrid, snap:
     footprintArea: Math.abs(area),
     bounds: ringsBounds(footprint.flatMap((r) => r.rings)),
   };
+}
+
+/**
+ * The model's vertices that lie on its footprint's outline between two outline corners.
+ * The union drops such vertices (where two faces' edges continue each other, as at a
+ * door's jambs beside its sill), but the ground must be cut there too: otherwise the
+ * ground's edge spans two model edges, they share no vertex, and nothing links them.
+ */
+class OutlinePoints {
+  private readonly grid: BoxGrid;
+
+  constructor(private readonly pos: Float64Array) {
+    const V = pos.length / 3;
+    const boxes = new Float64Array(V * 4);
+    for (let v = 0; v < V; v++) {
+      boxes[v * 4] = boxes[v * 4 + 2] = pos[v * 3]!;
+      boxes[v * 4 + 1] = boxes[v * 4 + 3] = pos[v * 3 + 1]!;
+    }
+    this.grid = new BoxGrid(boxes);
+  }
+
+  /** The ring (x, y interleaved, without the closing point) with the model's vertices on its edges inserted in order. */
+  densify(ring: readonly polygonClipping.Pair[]): Float64Array {
+    const n = ring.length > 1 && ring[0]![0] === ring[ring.length - 1]![0] && ring[0]![1] === ring[ring.length - 1]![1] ? ring.length - 1 : ring.length;
+    const out: number[] = [];
+    const eps = 1e-6;
+    for (let i = 0; i < n; i++) {
+      const [ax, ay] = ring[i]!;
+      const [bx, by] = ring[(i + 1) % n]!;
+      out.push(ax, ay);
+      const len = Math.hypot(bx - ax, by - ay);
+      if (len <= 2 * eps) continue;
+      const on: { t: number; x: number; y: number }[] = [];
+      this.grid.forEachInBox(Math.min(ax, bx) - eps, Math.min(ay, by) - eps, Math.max(ax, bx) + eps, Math.max(ay, by) + eps, (v) => {
+        const x = this.pos[v * 3]!, y = this.pos[v * 3 + 1]!;
+        if (segmentDistanceSquared(x, y, ax, ay, bx, by) > eps * eps) return;
+        const t = projectionParam(x, y, ax, ay, bx, by);
+        if (t * len <= eps || (1 - t) * len <= eps) return;
+        on.push({ t, x, y });
+      });
+      on.sort((p, q) => p.t - q.t);
+      let last = -Infinity;
+      for (const p of on) {
+        if ((p.t - last) * len <= eps) continue;
+        out.push(p.x, p.y);
+        last = p.t;
+      }
+    }
+    // Open, as GIT cutter polygons are (polygon-clipping repeats the first point at the end).
+    return Float64Array.from(out);
+  }
 }
 
 /**
@@ -409,6 +478,10 @@ function insertJoined(builder: SurfaceBuilder, piece: TrnSurface, joins: GroundJ
       const a = local[i]!, b = local[i + 1]!, d = local[i + 2]!;
       const area2 = (coords[b * 2]! - coords[a * 2]!) * (coords[d * 2 + 1]! - coords[a * 2 + 1]!) - (coords[b * 2 + 1]! - coords[a * 2 + 1]!) * (coords[d * 2]! - coords[a * 2]!);
       if (area2 <= 1e-12) continue;
+      // The triangulation covers the points' convex hull; a ground vertex split into the
+      // outline a fraction of a millimetre inside it makes the ring concave, and the hull
+      // triangle over that dent would overlap the ground.
+      if (!pointInRing(coords, (coords[a * 2]! + coords[b * 2]! + coords[d * 2]!) / 3, (coords[a * 2 + 1]! + coords[b * 2 + 1]! + coords[d * 2 + 1]!) / 3)) continue;
       builder.addTriangle(ring[a]!, ring[b]!, ring[d]!, flags, source);
     }
   }

@@ -1,5 +1,5 @@
 import type { GffDocument } from '../../formats/aurora/gff-document';
-import { readGitPlaceables, readGitWalkmeshCutters } from '../../formats/aurora/nwn2-git';
+import { readGitDoors, readGitPlaceables, readGitWalkmeshCutters, type GitDoor } from '../../formats/aurora/nwn2-git';
 import {
   ASWM_CURRENT_VERSION,
   bitsOfFloat,
@@ -12,14 +12,15 @@ import {
 import { rebuildTopology } from '../../formats/nwn2/aswm-topology';
 import { convertAswmVersion } from '../../formats/nwn2/aswm-version';
 import { aswmPacketOf, type AswmPacket, type TrxDocument } from '../../formats/nwn2/trx-document';
-import { triangleMinAltitude } from '../../geometry/polygon';
+import { ringsBounds, triangleMinAltitude } from '../../geometry/polygon';
 import { overlappingTriangles } from '../../geometry/triangle-overlap';
 import { ModelMappingError } from '../../model/model-mapping-error';
 import { floatsOfBits, requireFinite, requireFiniteVertices } from '../non-finite-geometry';
 import { removeBorder } from './border-removal';
+import { applyDoors, DOOR_SOURCE, type DoorModelLookup, type DoorReport } from './door-walkmesh';
 import { applyPlaceables, type PlaceableModel, type PlaceableStats, type PlacedModel } from './placeable-walkmesh';
 import { retile, type RetileReport } from './retile';
-import { dropUnusedVertices, surfaceArea, surfaceFromAswm, type TrnSurface } from './trn-surface';
+import { dropUnusedVertices, PLACEABLE_SOURCE, surfaceArea, surfaceFromAswm, type TrnSurface } from './trn-surface';
 import type { TileTableCache } from './tile-table-reuse';
 import { rebakeAswm, type BakeCounts, type BakeTimings } from './trx-rebake';
 import { toTrxWinding } from './trx-winding';
@@ -33,12 +34,20 @@ export interface TrnBakeOptions {
   cutters?: boolean;
   /** Apply the placeables' walkmeshes (default true; needs `placeableModels`). */
   placeables?: boolean;
+  /** Apply the doors' walkmeshes (default true; needs `doorModels`). */
+  doors?: boolean;
   /** Remove an exterior's border tiles (default true; interiors have none). */
   removeBorders?: boolean;
   /** Snap distance of cuts, metres (default 5 mm). */
   snap?: number;
   /** Height (m) within which a placeable's outline joins the ground (default 0.5). */
   stepHeight?: number;
+  /**
+   * Merge the flat regions the cut and the placeables changed and re-triangulate them with
+   * as few triangles as their outlines allow (default true; retile.ts, flat-merge.ts). A
+   * tile over the limit is merged whole either way.
+   */
+  mergeFlatRegions?: boolean;
   /** Most walkable triangles per tile (default 127, the toolset's maximum). */
   maxWalkablePerTile?: number;
   /** Set line-of-sight bits in the tile path tables (default true). */
@@ -61,6 +70,11 @@ export interface TrnBakeInput {
    * (the placeable is then left out and listed in the report).
    */
   placeableModels?: (appearance: number) => PlaceableModel | undefined;
+  /**
+   * A door's 2DA row and model (door-walkmesh.ts), or undefined when there is no lookup
+   * (the door is then listed in the report as having no model).
+   */
+  doorModels?: (door: GitDoor) => DoorModelLookup | undefined;
   options?: TrnBakeOptions;
 }
 
@@ -85,6 +99,8 @@ export interface TrnBakeReport {
     noWalkmesh: { index: number; model: string }[];
     stats: PlaceableStats | null;
   };
+  /** The GIT's `Door List` (door-walkmesh.ts): applied after the placeables. */
+  doors: DoorReport;
   cutters: { inGit: number; stats: CutStats | null };
   retile: RetileReport;
   /** Triangles whose smallest altitude is below SLIVER_ALTITUDE, and the smallest altitude found. */
@@ -131,9 +147,11 @@ export function bakeTrn(input: TrnBakeInput): TrnBakeResult {
   const source = packet.aswm.version === ASWM_CURRENT_VERSION ? packet.aswm : convertAswmVersion(packet.aswm, ASWM_CURRENT_VERSION);
   const tileWidth = floatOfBits(source.tileWidth);
   const grid = { gridWidth: source.gridWidth, gridHeight: source.gridHeight, tileWidth };
+  const gridBounds = [0, 0, source.gridWidth * tileWidth, source.gridHeight * tileWidth] as const;
   requireFiniteVertices(floatsOfBits(source.vertices), 'the TRN walkmesh');
 
-  let s = surfaceFromAswm(source);
+  const trnSurface = surfaceFromAswm(source);
+  let s = trnSurface;
   const inputFigures = figures(s);
 
   const border = o.removeBorders === false ? { surface: s, removed: 0 } : removeBorder(s, { ...grid, borderSize: source.borderSize });
@@ -159,11 +177,15 @@ export function bakeTrn(input: TrnBakeInput): TrnBakeResult {
       }
     }
     if (placed.length > 0) {
-      const r = applyPlaceables(s, placed, { snap, stepHeight: o.stepHeight });
+      const r = applyPlaceables(s, placed, { snap, stepHeight: o.stepHeight, bounds: gridBounds });
       s = r.surface;
       placeableReport.stats = r.stats;
     }
   }
+  const doors = readGitDoors(input.git);
+  const doorStep = applyDoors(s, o.doors === false ? [] : doors, input.doorModels, { snap, stepHeight: o.stepHeight, bounds: gridBounds });
+  s = doorStep.surface;
+  const doorReport: DoorReport = { ...doorStep.report, inGit: doors.length };
   const t2 = now();
 
   const cutters = readGitWalkmeshCutters(input.git);
@@ -177,7 +199,11 @@ export function bakeTrn(input: TrnBakeInput): TrnBakeResult {
   const t3 = now();
 
   s = dropUnusedVertices(s);
-  const tiled = retile(s, grid, o.maxWalkablePerTile);
+  const tiled = retile(s, grid, {
+    ...(o.maxWalkablePerTile !== undefined ? { maxWalkable: o.maxWalkablePerTile } : {}),
+    ...(o.mergeFlatRegions === false ? {} : { changed: changedTriangles(s, trnSurface) }),
+    occupants: { cutters: cutters.map((c) => ({ index: c.index, bounds: ringsBounds([c.polygon]) })), describeSource: sourceNamer(placeableReport.stats, doorReport.stats) },
+  });
   s = dropUnusedVertices(tiled.surface);
   const t4 = now();
 
@@ -200,6 +226,7 @@ export function bakeTrn(input: TrnBakeInput): TrnBakeResult {
     input: inputFigures,
     border: { size: source.borderSize, removedTriangles: border.removed },
     placeables: placeableReport,
+    doors: doorReport,
     cutters: { inGit: cutters.length, stats: cutStats },
     retile: tiled.report,
     slivers,
@@ -209,6 +236,41 @@ export function bakeTrn(input: TrnBakeInput): TrnBakeResult {
     timings: { border: t1 - t0, placeables: t2 - t1, cutters: t3 - t2, retile: t4 - t3, topology: t5 - t4, tables: baked.timings, checks: t7 - t6, total: t7 - t0 },
   };
   return { trx, aswm: baked.aswm, report, ...(baked.tileCache ? { tileCache: baked.tileCache } : {}) };
+}
+
+/**
+ * Per triangle: 1 when a cut or a placeable made or changed it (a placeable's face, or a
+ * TRN triangle whose corners moved or were split), 0 when it is the TRN's triangle as it was.
+ */
+function changedTriangles(s: TrnSurface, trn: TrnSurface): Uint8Array {
+  const out = new Uint8Array(s.flags.length);
+  const p = s.positions;
+  const q = trn.positions;
+  for (let t = 0; t < s.flags.length; t++) {
+    const src = s.source[t]!;
+    if (src & PLACEABLE_SOURCE || src >= trn.flags.length || s.flags[t] !== trn.flags[src]) {
+      out[t] = 1;
+      continue;
+    }
+    for (let c = 0; c < 3 && !out[t]; c++) {
+      const a = s.triangles[t * 3 + c]! * 3;
+      const b = trn.triangles[src * 3 + c]! * 3;
+      if (p[a] !== q[b] || p[a + 1] !== q[b + 1] || p[a + 2] !== q[b + 2]) out[t] = 1;
+    }
+  }
+  return out;
+}
+
+/** Names a placeable's or a door's triangles for a refusal message: "placeable #3 (PLC_MC_BALCONY3)", "door #2 (…)". */
+function sourceNamer(placeables: PlaceableStats | null, doors: PlaceableStats | null): (source: number) => string {
+  const placeableModels = new Map((placeables?.applied ?? []).map((a) => [a.index, a.model]));
+  const doorModels = new Map((doors?.applied ?? []).map((a) => [a.index, a.model]));
+  return (source) => {
+    const isDoor = (source & DOOR_SOURCE) >>> 0 === DOOR_SOURCE;
+    const index = (source & ~DOOR_SOURCE) >>> 0;
+    const model = (isDoor ? doorModels : placeableModels).get(index);
+    return `${isDoor ? 'door' : 'placeable'} #${index}${model ? ` (${model})` : ''}`;
+  };
 }
 
 function figures(s: TrnSurface): SurfaceFigures {

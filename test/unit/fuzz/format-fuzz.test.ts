@@ -5,6 +5,7 @@ import { formatTargets } from '../../fuzz/fuzz-targets';
 import { GENERIC_MUTATORS } from '../../fuzz/mutators';
 import { aswmTarget, bwmTarget, erfTarget, gffTarget, mdbTarget, nvnmTarget, pluginTarget, trxTarget } from '../../fuzz/targets/format-targets';
 import { navTarget } from '../../fuzz/targets/nav-target';
+import { zipTarget } from '../../fuzz/targets/zip-target';
 
 /**
  * A short in-process run per reader (the long runs are `npm run fuzz -- <target>` and
@@ -26,6 +27,7 @@ const runs = [
   [gffTarget, 150, 100_000, true],
   [erfTarget, 150, 100_000, true],
   [navTarget, 150, 100_000, true],
+  [zipTarget, 200, 200_000, true],
 ] as const;
 
 // Fuzzed in a test of their own: project files are SQLite databases, opened from disk.

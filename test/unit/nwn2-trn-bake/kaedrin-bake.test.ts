@@ -68,15 +68,28 @@ describe.each(kaedrinAreas)('Kaedrin %s: TRN + GIT → TRX', (name) => {
   });
 });
 
-describe('Kaedrin db_templemaiden_int: a tile over the walkable limit after cutting', () => {
-  it('is re-triangulated below 127 walkable triangles', () => {
+describe('Kaedrin db_templemaiden_int: the flat regions the cutters changed are merged', () => {
+  it('is baked with fewer walkable triangles per tile than cutting triangle by triangle gives, and stays below 127', () => {
     const area = loadArea(kaedrinDir, 'db_templemaiden_int');
     const r = bakeTrn({ trn: area.trn, git: area.git });
-    console.log(`db_templemaiden_int: re-triangulated ${r.report.retile.simplifiedTiles.join(', ')}, ${r.report.retile.trianglesSaved} triangles saved`);
-    expect(r.report.retile.simplifiedTiles.length).toBeGreaterThan(0);
-    expect(r.report.retile.trianglesSaved).toBeGreaterThan(0);
+    const m = r.report.retile.merged;
+    console.log(`db_templemaiden_int: merged ${m.regions} regions, ${m.trianglesBefore} → ${m.trianglesAfter} triangles; fullest tiles ${r.report.retile.fullestTiles.map((f) => `${f.column},${f.row}: ${f.walkable}`).join('; ')}`);
+    expect(m.regions).toBeGreaterThan(0);
+    expect(m.trianglesAfter).toBeLessThan(m.trianglesBefore);
+    expect(r.report.retile.trianglesSaved).toBe(m.trianglesBefore - m.trianglesAfter);
     expect(r.report.retile.maxWalkablePerTile).toBeLessThanOrEqual(MAX_TILE_NODES);
-    // Without the re-triangulation the same bake overflows.
-    expect(() => bakeTrn({ trn: area.trn, git: area.git, options: { maxWalkablePerTile: r.report.retile.maxWalkablePerTile - 40 } })).toThrow(/tile \(\d+, \d+\)/);
+    expect(r.report.retile.fullestTiles[0]!.walkable).toBe(r.report.retile.maxWalkablePerTile);
+    // A lower limit makes the bake merge the fullest tiles whole (with their neighbours), or refuse naming a tile.
+    const lower = r.report.retile.maxWalkablePerTile - 10;
+    let tighter: ReturnType<typeof bakeTrn> | undefined;
+    try {
+      tighter = bakeTrn({ trn: area.trn, git: area.git, options: { maxWalkablePerTile: lower } });
+    } catch (e) {
+      expect((e as Error).message).toMatch(/^tile \d+ \(column \d+, row \d+\) holds \d+ walkable triangles/);
+    }
+    if (tighter) {
+      expect(tighter.report.retile.simplifiedTiles.length).toBeGreaterThan(0);
+      expect(tighter.report.retile.maxWalkablePerTile).toBeLessThanOrEqual(lower);
+    }
   });
 });

@@ -36,7 +36,7 @@ describe('Mord Mansion: TRN + GIT cutters → TRX', () => {
     expect(s.fallbacks).toBe(0);
   });
 
-  it('matches the toolset TRX: point reachability ≥ 0.99, area, triangle and island counts close', () => {
+  it('matches the toolset TRX: point reachability ≥ 0.99, area, no more triangles and island counts close', () => {
     const c = comparison;
     expect(c.agreement.details.pairs).toBe(10000);
     expect(c.agreement.pointReachability).toBeGreaterThanOrEqual(0.99);
@@ -45,7 +45,9 @@ describe('Mord Mansion: TRN + GIT cutters → TRX', () => {
     // The toolset also applied placeables (a stage, a balcony): cutters alone leave a little less walkable area.
     expect(c.walkableArea.ratio).toBeGreaterThan(0.97);
     expect(c.walkableArea.ratio).toBeLessThan(1.03);
-    expect(Math.abs(c.triangles.baked - c.triangles.reference) / c.triangles.reference).toBeLessThan(0.1);
+    // The merge of the flat regions the cutters changed (flat-merge.ts) uses fewer triangles than the toolset's cut.
+    expect(c.triangles.baked).toBeLessThanOrEqual(c.triangles.reference);
+    expect(c.triangles.baked / c.triangles.reference).toBeGreaterThan(0.7);
     expect(Math.abs(c.islands.baked - c.islands.reference)).toBeLessThanOrEqual(6);
   });
 

@@ -17,6 +17,7 @@ const AREAS = [
   ['kaedrin', 'enter world.trn', 'enter world.GIT'],
 ] as const;
 
+/** The centre of the walkable triangle nearest the mean of the vertices (a cutter there changes the area). */
 function centreOf(a: AswmDocument): [number, number] {
   const p = floatView(a.vertices);
   const n = p.length / 3;
@@ -25,7 +26,18 @@ function centreOf(a: AswmDocument): [number, number] {
     x += p[i * 3]! / n;
     y += p[i * 3 + 1]! / n;
   }
-  return [x, y];
+  const c = floatView(a.triCentre);
+  let best: [number, number] = [x, y];
+  let bestD = Infinity;
+  for (let t = 0; t < a.triFlags.length; t++) {
+    if (!(a.triFlags[t]! & 1)) continue;
+    const d = (c[t * 2]! - x) ** 2 + (c[t * 2 + 1]! - y) ** 2;
+    if (d < bestD) {
+      bestD = d;
+      best = [c[t * 2]!, c[t * 2 + 1]!];
+    }
+  }
+  return best;
 }
 
 function same(a: Uint8Array, b: Uint8Array): boolean {

@@ -85,6 +85,8 @@ function planResult(project: string, plan: ExportPlan): ExportPlanResult {
       resource: e.resource,
       action: e.action,
       source: e.source,
+      change: e.change,
+      why: e.why,
       bytes: e.bytes,
       errors: e.errors,
       warnings: e.warnings,
@@ -128,7 +130,7 @@ export function createExportService(options: ExportServiceOptions): ExportServic
 
   function plan(store: ProjectStore, params: ExportParams, gameDir: string): ExportPlan {
     try {
-      return planExport(store, { to: gameDir, ...(params.module !== undefined ? { module: params.module } : {}) });
+      return planExport(store, { to: gameDir, ...(params.module !== undefined ? { module: params.module } : {}), rebake: params.rebake === true });
     } catch (e) {
       throw serviceErrorOf(e, 'params.gameDir');
     }
@@ -193,7 +195,10 @@ export function createExportService(options: ExportServiceOptions): ExportServic
       } else {
         state.state = 'done';
         const unchanged = exportPlan.entries.filter((e) => e.action === 'unchanged').length;
-        state.label = `${n} file${n === 1 ? '' : 's'} written and verified${unchanged > 0 ? `, ${unchanged} already up to date` : ''}`;
+        const rebaked = exportPlan.entries.filter((e) => e.change === 'rebaked' && e.action !== 'unchanged').length;
+        const asImported = exportPlan.entries.filter((e) => e.change === 'unchanged' && e.action !== 'unchanged').length;
+        const how = [asImported > 0 ? `${asImported} as imported` : '', rebaked > 0 ? `${rebaked} re-baked` : ''].filter((x) => x !== '').join(', ');
+        state.label = `${n} file${n === 1 ? '' : 's'} written and verified${how !== '' ? ` (${how})` : ''}${unchanged > 0 ? `, ${unchanged} already up to date` : ''}`;
       }
     } catch (e) {
       // A write or read-back failed: the files before it are verified and backed up; restore undoes them.

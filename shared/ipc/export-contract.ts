@@ -16,6 +16,8 @@ export interface ExportParams {
   gameDir: string;
   /** Only this module's walkmeshes. */
   module?: string;
+  /** Write the bake of unedited walkmeshes too, instead of the bytes imported (issue 15 §4). */
+  rebake?: boolean;
   /** The project open in the app (ProjectTree.session); refused once another project is opened… */
   session?: string;
   /** …or a project file named by its path (scripts, tests). */
@@ -34,6 +36,13 @@ export interface NotCarriedEdit {
 
 export type ExportEntrySource = 'bake' | 'edit' | 'import';
 
+/**
+ * What the export does to a file's content: `unchanged` keeps the bytes imported (nothing
+ * in it or its bake's inputs was edited), `edited` writes its saved edit, `rebaked` writes
+ * its bake (an input was edited, or a re-bake was asked for; `why` says which).
+ */
+export type ExportChange = 'unchanged' | 'edited' | 'rebaked';
+
 /** One file the export will write (or leaves alone, already holding these bytes). */
 export interface ExportPlanEntry {
   /** The project file, `module/name`. */
@@ -46,6 +55,9 @@ export interface ExportPlanEntry {
   action: 'create' | 'replace' | 'unchanged';
   /** What is written: the file's bake, its saved edit or its imported bytes. */
   source: ExportEntrySource;
+  change: ExportChange;
+  /** One line: the edited input that made it re-baked, the edit written, or that it is unedited. */
+  why: string;
   bytes: number;
   /** Validation findings of the bytes written (game-shipped files have some). */
   errors: number;
@@ -129,6 +141,7 @@ function nullable<T>(inner: s.Schema<T>): s.Schema<T | null> {
 export const exportParamsSchema = s.object({
   gameDir: pathString,
   module: s.optional(s.string({ minLength: 1, maxLength: 1024 })),
+  rebake: s.optional(s.boolean()),
   session: s.optional(s.string({ minLength: 8, maxLength: 128 })),
   project: s.optional(pathString),
 });

@@ -116,11 +116,23 @@ describe('export from the page in browser mode', () => {
     expect(await dialog().getAttribute('data-step')).toBe('choose');
   }, 180_000);
 
-  it('shows the dry-run list of what will be written where, create or replace, and writes nothing', async () => {
+  it('shows the dry-run list of what will be written where, create or replace, kept as imported or re-baked, and writes nothing', async () => {
     await page.getByTestId('export-game-dir').fill(game);
+    // Unedited walkmeshes go out as imported (issue 15 §4), baked or not.
+    expect(await page.getByTestId('export-rebake').isChecked()).toBe(false);
     await page.getByTestId('export-preview').click();
     await expect.poll(() => dialog().getAttribute('data-step'), { timeout: 30_000 }).toBe('planned');
     expect(await page.getByTestId('export-error').count()).toBe(0);
+    expect(await page.getByTestId('export-planned').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-change')))).toEqual(woks.map(() => 'unchanged'));
+    expect(await texts('export-change')).toEqual(woks.map(() => 'unchanged (kept as imported)'));
+    expect(await page.getByTestId('export-changes').textContent()).toContain(`${woks.length} kept as imported, 0 written (edited), 0 re-baked`);
+    // Asked to re-bake them, the plan writes their bakes and says why.
+    await page.getByTestId('export-back').click();
+    await page.getByTestId('export-rebake').check();
+    await page.getByTestId('export-preview').click();
+    await expect.poll(() => dialog().getAttribute('data-step'), { timeout: 30_000 }).toBe('planned');
+    expect(await texts('export-change')).toEqual(woks.map(() => 're-baked: a re-bake of unedited files was asked for'));
+    expect(await page.getByTestId('export-changes').textContent()).toContain(`0 kept as imported, 0 written (edited), ${woks.length} re-baked`);
     const rows = page.getByTestId('export-planned');
     expect(await rows.count()).toBe(woks.length);
     const planned: [string | null, string | null][] = [];
@@ -181,6 +193,8 @@ describe('export from the page in browser mode', () => {
     await dialog().waitFor({ timeout: 10_000 });
     // The folder of the last export is offered again.
     expect(await page.getByTestId('export-game-dir').inputValue()).toBe(game);
+    // Still asked to re-bake: a walkmesh without a bake cannot be.
+    expect(await page.getByTestId('export-rebake').isChecked()).toBe(true);
     await page.getByTestId('export-preview').click();
     await expect.poll(() => dialog().getAttribute('data-step'), { timeout: 30_000 }).toBe('planned');
     expect(await texts('export-refused')).toEqual([expect.stringMatching(/^m10aa\/extra\.wok: has no bake of its current bytes/)]);

@@ -86,7 +86,7 @@ describe('export service: the open project into a KotOR game folder', () => {
   });
 
   it('refuses a relative or missing game folder, and answers when no project is open', async () => {
-    expect(await failure(service.handlers['export.plan']({ gameDir: game }))).toMatchObject({ code: 'invalid-params', message: expect.stringMatching(/name the project/) });
+    expect(await failure(service.handlers['export.plan']({ gameDir: game, rebake: true }))).toMatchObject({ code: 'invalid-params', message: expect.stringMatching(/name the project/) });
     open = project;
     expect(await failure(service.handlers['export.plan']({ gameDir: 'kotor-game' }))).toMatchObject({
       code: 'invalid-params',
@@ -108,15 +108,23 @@ describe('export service: the open project into a KotOR game folder', () => {
     });
     // The schemas refuse what is not a contract parameter before a service sees it.
     expect(validate(paramSchemas['export.plan'], { gameDir: game, force: true }).ok).toBe(false);
+    expect(validate(paramSchemas['export.plan'], { gameDir: game, rebake: 'yes' }).ok).toBe(false);
     expect(validate(paramSchemas['export.restore'], { gameDir: '' }).ok).toBe(false);
   });
 
-  it('lists unbaked walkmeshes as refused, with the reason, and writes nothing when asked to run', async () => {
+  it('plans unedited walkmeshes as imported, byte for byte, whether baked or not (issue 15 §4)', async () => {
     const plan = await service.handlers['export.plan']({ gameDir: game });
+    expect(plan.refused).toEqual([]);
+    expect(plan.entries.map((e) => [e.file, e.source, e.change, e.bytes])).toEqual(woks.map((f) => [`m10aa/${path.basename(f)}`, 'import', 'unchanged', readFixture(f).length]));
+    expect(plan.entries.map((e) => e.why)).toEqual(woks.map(() => expect.stringMatching(/^unedited since import/)));
+  });
+
+  it('asked to re-bake, lists unbaked walkmeshes as refused, with the reason, and writes nothing when asked to run', async () => {
+    const plan = await service.handlers['export.plan']({ gameDir: game, rebake: true });
     expect(plan.entries).toEqual([]);
     expect(plan.refused.map((r) => r.file).sort()).toEqual(woks.map((f) => `m10aa/${path.basename(f)}`).sort());
     for (const r of plan.refused) expect(r.reason).toMatch(/has no bake of its current bytes/);
-    const refused = await failure(service.handlers['export.run']({ gameDir: game }));
+    const refused = await failure(service.handlers['export.run']({ gameDir: game, rebake: true }));
     expect(refused.code).toBe('invalid-params');
     expect(refused.message).toMatch(/^export\.run: nothing was written: 3 file\(s\) cannot be exported, e\.g\. m10aa\/.*has no bake/);
     expect(readdirSync(override)).toEqual([oldName()]);
@@ -131,14 +139,14 @@ describe('export service: the open project into a KotOR game folder', () => {
     }
     bakes = withStore(project, (s) => new Map(s.listBakes().map((b) => [b.inputs[0]!.name, s.loadBakeOutput(b.id)])));
     expect(bakes.size).toBe(woks.length);
-    const plan = await service.handlers['export.plan']({ gameDir: game });
+    const plan = await service.handlers['export.plan']({ gameDir: game, rebake: true });
     expect(plan.refused).toEqual([]);
     expect(plan.target).toEqual({ kind: 'folder', path: override });
-    const rows = plan.entries.map((e) => [e.file, path.basename(e.targetPath), e.action, e.source, e.bytes]);
+    const rows = plan.entries.map((e) => [e.file, path.basename(e.targetPath), e.action, e.source, e.change, e.why, e.bytes]);
     expect(rows).toEqual(
       woks.map((f, i) => {
         const file = `m10aa/${path.basename(f)}`;
-        return [file, i === 0 ? oldName() : path.basename(f), i === 0 ? 'replace' : 'create', 'bake', bakes.get(file)!.length];
+        return [file, i === 0 ? oldName() : path.basename(f), i === 0 ? 'replace' : 'create', 'bake', 'rebaked', 'a re-bake of unedited files was asked for', bakes.get(file)!.length];
       }),
     );
     for (const e of plan.entries) expect(path.dirname(e.targetPath)).toBe(override);
@@ -147,7 +155,7 @@ describe('export service: the open project into a KotOR game folder', () => {
   });
 
   it('cancels a run between files: every file is whole, the old or the new', async () => {
-    const { jobId } = await service.handlers['export.run']({ gameDir: game });
+    const { jobId } = await service.handlers['export.run']({ gameDir: game, rebake: true });
     expect((await service.handlers['export.cancel']({ jobId })).cancelled).toBe(true);
     const end = await service.settled(jobId);
     expect(end.state).toBe('cancelled');
@@ -164,7 +172,7 @@ describe('export service: the open project into a KotOR game folder', () => {
 
   it('runs with progress events up to done; each file is on disk, reads back identical to its bake and validates', async () => {
     events.length = 0;
-    const { jobId } = await service.handlers['export.run']({ gameDir: game });
+    const { jobId } = await service.handlers['export.run']({ gameDir: game, rebake: true });
     // One export at a time: a second one (or a restore) while it runs is refused.
     expect(await failure(service.handlers['export.restore']({ gameDir: game }))).toMatchObject({ code: 'forbidden' });
     const end = await service.settled(jobId);
@@ -192,7 +200,7 @@ describe('export service: the open project into a KotOR game folder', () => {
     expect(readFileSync(path.join(end.backupDir!, 'Override', oldName()), 'utf8')).toBe('the old walkmesh');
 
     // Planned again, every file is already up to date.
-    const again = await service.handlers['export.plan']({ gameDir: game });
+    const again = await service.handlers['export.plan']({ gameDir: game, rebake: true });
     expect(again.entries.map((e) => e.action)).toEqual(woks.map(() => 'unchanged'));
   });
 
@@ -213,7 +221,7 @@ describe('export service: the open project into a KotOR game folder', () => {
     // A folder where the second walkmesh goes: the rename over it fails.
     const blocked = path.join(override, path.basename(woks[1]!));
     mkdirSync(path.join(blocked, 'inside'), { recursive: true });
-    const { jobId } = await service.handlers['export.run']({ gameDir: game });
+    const { jobId } = await service.handlers['export.run']({ gameDir: game, rebake: true });
     const end = await service.settled(jobId);
     expect(end.state).toBe('failed');
     expect(end.label).toBe('Failed');
@@ -236,10 +244,10 @@ describe('export service: the open project into a KotOR game folder', () => {
     const other = new TextEncoder().encode('#MAXLAYOUT ASCII\nbeginlayout\ndonelayout\n');
     erf.resources.push({ resRef: 'm10aa', type: KotorResType.LYT, data: other });
     writeFileSync(mod, writeErf(erf));
-    const plan = await service.handlers['export.plan']({ gameDir: mod });
+    const plan = await service.handlers['export.plan']({ gameDir: mod, rebake: true });
     expect(plan.target).toEqual({ kind: 'archive', path: mod });
     expect(plan.entries.map((e) => [e.targetPath, e.resource, e.action])).toEqual(woks.map((f) => [mod, path.basename(f), 'create']));
-    const { jobId } = await service.handlers['export.run']({ gameDir: mod });
+    const { jobId } = await service.handlers['export.run']({ gameDir: mod, rebake: true });
     const end = await service.settled(jobId);
     expect(end.state).toBe('done');
     expect(end.verified.map((v) => v.resource)).toEqual(woks.map((f) => path.basename(f)));

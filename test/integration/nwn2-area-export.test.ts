@@ -7,6 +7,7 @@ import { nodeFormatEnvironment as env } from '../../electron/services/node-forma
 import { ProjectEdits } from '../../electron/services/project/project-edits';
 import { ProjectStore } from '../../electron/services/project/project-store';
 import { bakeTrn } from '../../shared/bakers/nwn2/trn-bake';
+import { storedTileCache } from '../../shared/edits/nwn2-toolset-tile-cache';
 import { readGff } from '../../shared/formats/aurora/gff-reader';
 import { readGitWalkmeshCutters } from '../../shared/formats/aurora/nwn2-git';
 import { aswmPacketOf } from '../../shared/formats/nwn2/trx-document';
@@ -49,7 +50,7 @@ describe('NWN2: a GIT edit reaches the game', () => {
     store = ProjectStore.open(project);
     const bakes = store.listBakes();
     const areaBake = bakes.find((b) => b.bakerId === 'nwn2-trn-bake')!;
-    expect(areaBake.inputs.map((i) => i.name)).toEqual(['kaedrin/enter world.trn', 'kaedrin/enter world.GIT', 'placeable models']);
+    expect(areaBake.inputs.map((i) => i.name)).toEqual(['kaedrin/enter world.trn', 'kaedrin/enter world.GIT', 'placeable models', 'kaedrin/enter world.trx as imported']);
     const editedGit = store.loadEdit(git.id)!.bytes;
     store.close();
     // Nothing changed since: a second rebake skips it.
@@ -63,13 +64,22 @@ describe('NWN2: a GIT edit reaches the game', () => {
     expect(Buffer.from(gitOut).equals(Buffer.from(editedGit))).toBe(true);
     expect(readGitWalkmeshCutters(readGff(gitOut)).some((c) => c.polygon[0] === Math.fround(polygon[0]!) || Math.abs(c.polygon[0]! - polygon[0]!) < 1e-3)).toBe(true);
 
-    // The TRX is the full bake of the TRN with the edited GIT, and it validates.
-    const reference = bakeTrn({ trn: readTrx(readFixture(path.join(kaedrin, 'enter world.trn')), env), git: readGff(editedGit) });
+    // The TRX is the full bake of the TRN with the edited GIT, every tile that came out as in
+    // the toolset's TRX keeping the toolset's tables (issue 15 §4), and it validates.
+    const original = aswmPacketOf(readTrx(readFixture(path.join(kaedrin, 'enter world.trx')), env))!.aswm;
+    const tileCache = storedTileCache(original)!;
+    const trn = readTrx(readFixture(path.join(kaedrin, 'enter world.trn')), env);
+    const reference = bakeTrn({ trn, git: readGff(editedGit), options: { tileCache } });
+    expect(reference.report.tables.reusedTiles).toBeGreaterThan(0);
     expect(Buffer.from(trx).equals(Buffer.from(writeTrx(reference.trx, env)))).toBe(true);
     const doc = readTrx(trx, env);
     expect(validateTrx(doc).filter((f) => f.severity === 'error')).toEqual([]);
-    const original = aswmPacketOf(readTrx(readFixture(path.join(kaedrin, 'enter world.trx')), env))!.aswm;
     expect(aswmPacketOf(doc)!.aswm.triFlags.length).not.toBe(original.triFlags.length);
+    // Its reused tiles hold the toolset's rows, line-of-sight bits included.
+    const baked = aswmPacketOf(doc)!.aswm.tiles;
+    const rows = (t: typeof baked, k: number) => Buffer.from(t.nodes.subarray(t.nodesStart[k]!, t.nodesStart[k]! + t.nodeCount[k]! ** 2));
+    const reused = [...Array(baked.count).keys()].filter((k) => rows(baked, k).equals(rows(original.tiles, k)));
+    expect(reused.length).toBeGreaterThanOrEqual(reference.report.tables.reusedTiles);
 
     // Undone in the project: the area goes back to the TRX's own re-bake and the GIT is no longer exported.
     store = ProjectStore.open(project);

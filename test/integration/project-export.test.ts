@@ -8,7 +8,7 @@ import { ProjectStore } from '../../electron/services/project/project-store';
 import { restoreLastExport } from '../../electron/services/project/export-backups';
 import { exportProject } from '../../electron/services/project/project-export';
 import { importSources } from '../../electron/services/project/project-import';
-import { bakeSpecOf } from '../../electron/services/bake-pool/project-rebake';
+import { bakeJobOf, bakeSpecOf } from '../../electron/services/bake-pool/project-rebake';
 import { createErfDocument } from '../../shared/formats/aurora/erf-document';
 import { readErf } from '../../shared/formats/aurora/erf-reader';
 import { writeErf } from '../../shared/formats/aurora/erf-writer';
@@ -66,16 +66,18 @@ describe('walkbench project export: NWN2', () => {
   const kaedrin = path.join(fixturesRoot, 'nwn2/kaedrin');
   const picked = ['enter world.trx', 'enter world.trn', 'enter world.GIT', 'enter world.ARE', 'hv_bandits_basement.trx', 'dm001_cargohold.trx'];
 
-  it('refuses walkmeshes that have no bake, then exports the bakes into a module folder, replacing a file named in another case', async () => {
+  it('plans unedited toolset TRX files as imported; with --rebake exports their bakes into a module folder, replacing a file named in another case', async () => {
     expect((await run('create', project, '--game', 'nwn2')).status).toBe(0);
     expect((await run('import', project, ...picked.map((f) => path.join(kaedrin, f)), '--module', 'kaedrin')).status).toBe(0);
     expect((await run('import', project, path.join(fixturesRoot, 'nwn2/mordmansion'), '--module', 'mord')).status).toBe(0);
     const moduleDir = path.join(tmp, 'nwn2-module');
     mkdirSync(moduleDir);
 
-    const unbaked = await run('export', project, '--to', moduleDir);
-    expect(unbaked.status).toBe(1);
-    expect(unbaked.out).toMatch(/^refused kaedrin\/enter world\.trx: has no bake of its current bytes; run `walkbench project rebake` first$/m);
+    // Unedited, the toolset's TRX files go out as imported, with or without a bake (issue 15 §4).
+    const asImported = await run('export', project, '--to', moduleDir, '--dry-run');
+    expect(asImported.status).toBe(0);
+    expect(asImported.out).toMatch(/^create .*enter world\.trx: unchanged: kept as imported \(.* from the import of kaedrin\/enter world\.trx\)$/m);
+    expect(asImported.out).toContain('dry run: 4 to create, 0 to replace, 0 unchanged, 0 refused; 4 kept as imported, 0 written (edited), 0 re-baked');
     expect(readdirSync(moduleDir)).toEqual([]);
 
     expect((await run('rebake', project, '--jobs', '2')).status).toBe(0);
@@ -83,7 +85,7 @@ describe('walkbench project export: NWN2', () => {
     expect(bakes.size).toBe(4);
     writeFileSync(path.join(moduleDir, 'ENTER WORLD.TRX'), 'the old walkmesh');
 
-    const dry = await exportJson(project, '--to', moduleDir, '--dry-run');
+    const dry = await exportJson(project, '--to', moduleDir, '--rebake', '--dry-run');
     expect(dry.status).toBe(0);
     expect(dry.json.status).toBe('planned');
     expect(dry.json.planned.map((p) => [p.file, path.basename(p.targetPath), p.action, p.source])).toEqual([
@@ -95,7 +97,7 @@ describe('walkbench project export: NWN2', () => {
     expect(readFileSync(path.join(moduleDir, 'ENTER WORLD.TRX'), 'utf8')).toBe('the old walkmesh');
     expect(readdirSync(moduleDir)).toHaveLength(1);
 
-    const done = await exportJson(project, '--to', moduleDir);
+    const done = await exportJson(project, '--to', moduleDir, '--rebake');
     expect(done.status).toBe(0);
     expect(done.json.status).toBe('done');
     expect(done.json.verified).toHaveLength(4);
@@ -110,7 +112,7 @@ describe('walkbench project export: NWN2', () => {
     expect(readFileSync(path.join(done.json.backupDir!, 'ENTER WORLD.TRX'), 'utf8')).toBe('the old walkmesh');
 
     // Exported again, nothing changed: nothing written, no new export run for restore to undo.
-    const again = await exportJson(project, '--to', moduleDir);
+    const again = await exportJson(project, '--to', moduleDir, '--rebake');
     expect(again.json.planned.map((p) => p.action)).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged']);
     expect(again.json.runId).toBeNull();
 
@@ -127,7 +129,7 @@ describe('walkbench project export: NWN2', () => {
     copyFileSync(path.join(fixturesRoot, 'nwn2/nwn-lib-d/module.mod'), mod);
     chmodSync(mod, 0o644);
     const original = read(mod);
-    const r = await exportJson(project, '--to', mod, '--module', 'kaedrin');
+    const r = await exportJson(project, '--to', mod, '--module', 'kaedrin', '--rebake');
     expect(r.status).toBe(0);
     expect(r.json.verified.map((v) => v.resource).sort()).toEqual(['dm001_cargohold.trx', 'enter world.trx', 'hv_bandits_basement.trx']);
     const bakes = bakesByFile(project);
@@ -210,7 +212,7 @@ describe('walkbench project import and export: KotOR game folder', () => {
     const bakes = bakesByFile(project);
     expect(bakes.size).toBe(rooms.length);
 
-    const r = await exportJson(project, '--to', game);
+    const r = await exportJson(project, '--to', game, '--rebake');
     expect(r.status).toBe(0);
     expect(r.json.planned.filter((p) => p.action === 'replace').map((p) => path.basename(p.targetPath))).toEqual([`${rooms[0]!.toUpperCase()}.WOK`]);
     const override = path.join(game, 'Override');
@@ -227,7 +229,7 @@ describe('walkbench project import and export: KotOR game folder', () => {
     const erf = createErfDocument('MOD ', 'V1.0');
     erf.resources.push({ resRef: 'm10aa', type: KotorResType.LYT, data: writeLyt(lyt) });
     writeFileSync(mod, writeErf(erf));
-    const intoMod = await exportJson(project, '--to', mod);
+    const intoMod = await exportJson(project, '--to', mod, '--rebake');
     expect(intoMod.status).toBe(0);
     const doc = readErf(read(mod));
     expect(doc.resources).toHaveLength(rooms.length + 1);
@@ -377,7 +379,9 @@ describe('walkbench project export: files the project cannot stand behind', () =
       // Baked from the edit, not from the imported bytes.
       const file = store.listFiles()[0]!;
       expect(file.editSha256).toBe(sha(edited));
-      expect(store.lookupBake(bakeSpecOf(file, 'nwn2-rebake'))?.id).toBe(bakes[0]!.id);
+      // Recorded under the edit and the imported bytes (whose unchanged tiles keep their tables).
+      expect(bakes[0]!.inputs.map((i) => i.sha256)).toEqual([sha(edited), sha(imported)]);
+      expect(store.lookupBake(bakeJobOf(store, file)!.spec)?.id).toBe(bakes[0]!.id);
       expect(store.lookupBake({ ...bakeSpecOf(file, 'nwn2-rebake'), inputs: [{ name: 'm/cargo.trx', sha256: sha(imported) }] })).toBeUndefined();
       expect(Buffer.compare(written, Buffer.from(store.loadBakeOutput(bakes[0]!.id)))).toBe(0);
       expect(inspectBytes('cargo.trx', new Uint8Array(written), nodeFormatEnvironment).summary?.counts).toEqual(

@@ -1,14 +1,15 @@
 import { restoreLastExport } from '../../services/project/export-backups';
 import { asProjectFileError } from '../../services/project/project-database';
 import { exportProject } from '../../services/project/project-export';
-import { planExport } from '../../services/project/project-export-plan';
+import { planExport, type ExportChange } from '../../services/project/project-export-plan';
+import { rebakeProject } from '../../services/bake-pool/project-rebake';
 import { ProjectStore } from '../../services/project/project-store';
 import { ExitCode, parseArgs, UsageError, type CliIo } from '../cli-io';
 import { progressMode, progressReporter } from './project-progress';
 import { terminalText as t } from '../terminal-text';
 
 export const projectExportUsage =
-  'project export PROJECT --to GAMEDIR|ARCHIVE [--module M] [--dry-run] [--json] | project restore PROJECT --to GAMEDIR|ARCHIVE [--dry-run] [--json]';
+  'project export PROJECT --to GAMEDIR|ARCHIVE [--module M] [--rebake] [--dry-run] [--json] | project restore PROJECT --to GAMEDIR|ARCHIVE [--dry-run] [--json]';
 
 function kb(n: number): string {
   return `${(n / 1024).toFixed(1)} KB`;
@@ -20,15 +21,22 @@ function toFlag(args: ReturnType<typeof parseArgs>, sub: string): string {
   return to;
 }
 
+/** How the dry run names what happens to a file's content (issue 15 §4). */
+const CHANGE_TEXT: Record<ExportChange, string> = { unchanged: 'unchanged: kept as imported', edited: 'written: edited', rebaked: 're-baked' };
+
 /**
- * `project export`: lists every file it will create or replace (and stops there with
- * --dry-run), then writes them with backups and reads each back. Exit status 1 when any
- * file is refused (nothing is written then) or a written file does not read back.
+ * `project export`: lists every file it will create or replace and what it writes (kept
+ * as imported, its edit, or re-baked and why), and stops there with --dry-run; then
+ * writes them with backups and reads each back. An unedited file goes out byte for byte
+ * as imported unless --rebake, which first bakes in the project what has no bake yet (as
+ * `project rebake` does) and then exports every bake. Exit status 1 when any file is
+ * refused (nothing is written then) or a written file does not read back.
  */
 export async function projectExport(argv: readonly string[], io: CliIo): Promise<number> {
-  const args = parseArgs(argv, ['to', 'module'], ['dry-run', 'json']);
+  const args = parseArgs(argv, ['to', 'module'], ['dry-run', 'json', 'rebake']);
   const [file, ...extra] = args.positional;
   if (file === undefined || extra.length > 0) throw new UsageError('project export needs exactly one PROJECT file');
+  const rebake = args.flags.has('rebake');
   const to = toFlag(args, 'export');
   const moduleFlag = args.flags.get('module');
   if (moduleFlag === '') throw new UsageError('--module needs a name');
@@ -37,7 +45,16 @@ export async function projectExport(argv: readonly string[], io: CliIo): Promise
   const store = ProjectStore.open(file);
   const progress = progressReporter(io, 'export', progressMode(io, json));
   try {
-    const planOptions = { to, ...(typeof moduleFlag === 'string' ? { module: moduleFlag } : {}) };
+    const planOptions = { to, ...(typeof moduleFlag === 'string' ? { module: moduleFlag } : {}), rebake };
+    if (rebake) {
+      // Bakes go into the project only (the game folder is untouched until the plan is shown).
+      const baking = progressReporter(io, 'rebake', progressMode(io, json));
+      const report = await rebakeProject(store, {
+        ...(typeof moduleFlag === 'string' ? { module: moduleFlag } : {}),
+        onFile: (e, done, total) => baking.update(done, total, e.file),
+      }).finally(() => baking.finish());
+      if (!json) for (const e of report.entries) if (e.status === 'failed') io.out(`bake failed ${t(e.file)}: ${t(e.reason)}\n`);
+    }
     const plan = planExport(store, planOptions);
     // The list comes first, before anything is written.
     if (!json) {
@@ -46,7 +63,8 @@ export async function projectExport(argv: readonly string[], io: CliIo): Promise
         // control characters escaped.
         const where = e.resource ? `${t(e.targetPath)}:${t(e.resource)}` : t(e.targetPath);
         const findings = e.errors + e.warnings > 0 ? `, ${e.errors} validation error(s), ${e.warnings} warning(s)` : '';
-        io.out(`${e.action} ${where} (${kb(e.bytes)} from the ${e.source} of ${t(e.file)}${findings})\n`);
+        const why = e.change === 'unchanged' ? '' : ` (${t(e.why)})`;
+        io.out(`${e.action} ${where}: ${CHANGE_TEXT[e.change]}${why} (${kb(e.bytes)} from the ${e.source} of ${t(e.file)}${findings})\n`);
       }
       for (const r of plan.refused) io.out(`refused ${t(r.file)}: ${t(r.reason)}\n`);
     }
@@ -58,14 +76,19 @@ export async function projectExport(argv: readonly string[], io: CliIo): Promise
     } else {
       const counts = { create: 0, replace: 0, unchanged: 0 };
       for (const e of plan.entries) counts[e.action]++;
-      const summary = `${counts.create} to create, ${counts.replace} to replace, ${counts.unchanged} unchanged, ${plan.refused.length} refused`;
+      const changes = { unchanged: 0, edited: 0, rebaked: 0 };
+      for (const e of plan.entries) changes[e.change]++;
+      const summary =
+        `${counts.create} to create, ${counts.replace} to replace, ${counts.unchanged} unchanged, ${plan.refused.length} refused; ` +
+        `${changes.unchanged} kept as imported, ${changes.edited} written (edited), ${changes.rebaked} re-baked`;
       const into = plan.target.kind === 'folder' ? plan.target.dir : plan.target.file;
       if (result.status === 'refused') io.out(`${t(file)}: nothing exported: ${summary}\n`);
       else if (result.status === 'planned') io.out(`${t(file)}: dry run: ${summary}\n`);
       else if (result.status === 'aborted') io.out(`${t(file)}: export stopped after ${result.verified.length} files; run it again to finish\n`);
       else {
         const backups = result.backupDir && counts.replace > 0 ? `; replaced files backed up in ${t(result.backupDir)}` : '';
-        io.out(`${t(file)}: exported ${result.verified.length} files into ${t(into)}, each read back identical${backups}\n`);
+        if (result.verified.length === 0) io.out(`${t(file)}: nothing written: ${t(into)} already holds every file as exported; ${summary}\n`);
+        else io.out(`${t(file)}: exported ${result.verified.length} files into ${t(into)}, each read back identical${backups}; ${summary}\n`);
       }
     }
     return result.status === 'refused' || result.status === 'aborted' ? ExitCode.failed : ExitCode.ok;

@@ -1,5 +1,10 @@
 import { bakeBwm, bakeInputOf } from '../../../shared/bakers/kotor/bwm-bake';
 import { rebakeTrx } from '../../../shared/bakers/nwn2/trx-rebake';
+import type { TileTableCache } from '../../../shared/bakers/nwn2/tile-table-reuse';
+import { isMalformedInputError } from '../../../shared/binary/malformed-input-error';
+import { storedTileCache } from '../../../shared/edits/nwn2-toolset-tile-cache';
+import { aswmPacketOf } from '../../../shared/formats/nwn2/trx-document';
+import { decodeFrame, encodeFrame } from '../../../shared/ipc/mesh-payload';
 import { runPluginBake } from '../../../shared/bakers/skyrim/plugin-bake-job';
 import { AREA_BAKE_JOB, encodeAreaBakeOutput, runAreaBake, runAreaBakeToTrx } from '../../../shared/edits/nwn2-area-bake-job';
 import { readBwm } from '../../../shared/formats/kotor/bwm-reader';
@@ -14,7 +19,7 @@ import type { JobRegistry, JobRunner } from './bake-job-types';
  * Bumped whenever a baker's output bytes can change, so a project re-bakes what it baked
  * with the old code (the version is part of every bake's input hash).
  */
-export const BAKER_VERSIONS = { 'nwn2-rebake': '1', 'kotor-bake': '1', 'skyrim-rebake': '1' } as const;
+export const BAKER_VERSIONS = { 'nwn2-rebake': '2', 'kotor-bake': '1', 'skyrim-rebake': '1' } as const;
 
 export type BuiltinJobKind = keyof typeof BAKER_VERSIONS;
 
@@ -32,6 +37,41 @@ const nwn2Rebake: JobRunner = (input, options, progress) => {
   progress('write', 0.9);
   const output = writeTrx(baked.document, env);
   return { output, summary: { triangles: baked.counts.triangles, islands: baked.counts.islands, tiles: baked.counts.tiles } };
+};
+
+/** Input of an `nwn2-rebake-edit` job: the TRX as edited and as imported. */
+export function encodeEditedTrxInput(edited: Uint8Array, imported: Uint8Array): Uint8Array {
+  return encodeFrame({ edited, imported });
+}
+
+function decodeEditedTrxInput(frame: Uint8Array): { edited: Uint8Array; imported: Uint8Array } {
+  const v = decodeFrame(frame) as { edited?: unknown; imported?: unknown } | null;
+  if (!v || !(v.edited instanceof Uint8Array) || !(v.imported instanceof Uint8Array)) throw new TypeError('nwn2-rebake-edit input: expected the edited and the imported TRX bytes');
+  return { edited: v.edited, imported: v.imported };
+}
+
+/**
+ * An edited TRX → re-baked TRX, every tile the edit left exactly as imported keeping the
+ * imported file's path table and line-of-sight bits (the toolset's: nwn2-toolset-tile-cache.ts),
+ * so an edit changes how the game paths and sees only where it changed the walkmesh.
+ */
+const nwn2RebakeEdited: JobRunner = (input, options, progress) => {
+  progress('read', 0);
+  const { edited, imported } = decodeEditedTrxInput(input);
+  const doc = readTrx(edited, env);
+  let tileCache: TileTableCache | undefined;
+  try {
+    const stored = aswmPacketOf(readTrx(imported, env))?.aswm;
+    tileCache = stored ? storedTileCache(stored) : undefined;
+  } catch (e) {
+    // Imported bytes that do not read leave nothing to keep: every tile is baked.
+    if (!isMalformedInputError(e)) throw e;
+  }
+  progress('bake', 0.2);
+  const baked = rebakeTrx(doc, { lineOfSight: lineOfSightOption(options), ...(tileCache ? { tileCache } : {}) });
+  progress('write', 0.9);
+  const output = writeTrx(baked.document, env);
+  return { output, summary: { triangles: baked.counts.triangles, islands: baked.counts.islands, tiles: baked.counts.tiles, reusedTiles: baked.counts.reusedTiles } };
 };
 
 /** WOK/PWK/DWK bytes → re-baked bytes with the default walkability table. */
@@ -76,6 +116,7 @@ const nwn2TrnBake: JobRunner = (input, _options, progress) => {
 
 export const builtinJobs: JobRegistry = {
   'nwn2-rebake': nwn2Rebake,
+  'nwn2-rebake-edit': nwn2RebakeEdited,
   'kotor-bake': kotorBake,
   'skyrim-rebake': skyrimRebake,
   [AREA_BAKE_JOB]: nwn2AreaBake,

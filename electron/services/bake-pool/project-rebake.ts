@@ -8,10 +8,13 @@ import type { JobOutcome, PoolEvent } from './bake-job-types';
 import { BakePool, type BakePoolOptions } from './bake-pool';
 import { nwn2AreaBakeJob, nwn2AreaSourcesOf } from '../project/nwn2-area-bake-source';
 import { writePendingEdits } from '../project/pending-edit-writes';
-import { BAKER_VERSIONS, type BuiltinJobKind } from './builtin-jobs';
+import { BAKER_VERSIONS, encodeEditedTrxInput, type BuiltinJobKind } from './builtin-jobs';
 
-/** Every job kind a project file is baked with: the per-file kinds and NWN2's TRN + GIT bake. */
-export type BakeJobKind = BuiltinJobKind | 'nwn2-trn-bake';
+/**
+ * Every job kind a project file is baked with: the per-file kinds, NWN2's TRN + GIT bake,
+ * and an edited NWN2 TRX's re-bake that keeps the imported file's tables where it is unchanged.
+ */
+export type BakeJobKind = BuiltinJobKind | 'nwn2-trn-bake' | 'nwn2-rebake-edit';
 
 export interface RebakeOptions {
   /** Only this module's files. */
@@ -101,6 +104,12 @@ export function bakeJobOf(store: ProjectStore, file: FileRecord): ProjectBakeJob
   if (kind === undefined) return undefined;
   const area = kind === 'nwn2-rebake' ? nwn2AreaSourcesOf(store, file) : undefined;
   if (area) return { kind: 'nwn2-trn-bake', ...nwn2AreaBakeJob(store, file, area) };
+  if (kind === 'nwn2-rebake' && bakeSourceOf(file) === 'edit') {
+    // The imported TRX (the toolset's) is an input too: tiles the edit left as they were keep its tables.
+    const own = bakeSpecOf(file, kind);
+    const spec: BakeSpec = { ...own, inputs: [...own.inputs, { name: `${file.module}/${file.name} as imported`, sha256: file.sha256 }] };
+    return { kind: 'nwn2-rebake-edit', spec, input: () => encodeEditedTrxInput(bakeInputOf(store, file), store.loadFileBytes(file.id)) };
+  }
   const job: ProjectBakeJob = { kind, spec: bakeSpecOf(file, kind), input: () => bakeInputOf(store, file) };
   // The plugin baker names the file and navmesh it cannot rebake; it has no other way to know the file.
   if (kind === 'skyrim-rebake') job.options = { file: `${file.module}/${file.name}` };

@@ -59,6 +59,9 @@ export function bakeStateOf(store: ProjectStore, file: FileRecord): BakeState | 
   if (job.kind === 'skyrim-rebake' && !target.edited) {
     return { status: 'baked', file: label, source: 'import', label: 'As the Creation Kit baked it (unedited): export writes it unchanged', bakedAt: null, counts: null };
   }
+  // Any other unedited file whose bake inputs are unedited is exported as imported too
+  // (exportBytesOf, issue 15 §4); its bake is written only when a re-bake is asked for.
+  const asImported = job.kind !== 'nwn2-trn-bake' && !target.edited;
   const source: BakeState['source'] = job.kind === 'nwn2-trn-bake' ? 'trn+git' : target.edited && !target.editStale ? 'edit' : 'import';
   const from = source === 'trn+git' ? 'from its TRN and GIT as edited' : source === 'edit' ? 'from its edited bytes' : 'from its imported bytes';
   if (target.editStale) {
@@ -69,8 +72,10 @@ export function bakeStateOf(store: ProjectStore, file: FileRecord): BakeState | 
   }
   const bake = store.lookupBake(job.spec);
   if (!bake) {
+    if (asImported) return { status: 'unbaked', file: label, source, label: 'Not baked yet: export writes it as imported (unedited), or needs a bake to re-bake it', bakedAt: null, counts: null };
     const never = source === 'import' ? 'Not baked yet' : 'Not baked since its last edit';
     return { status: 'unbaked', file: label, source, label: `${never}: export needs a bake ${from}`, bakedAt: null, counts: null };
   }
-  return { status: 'baked', file: label, source, label: `Baked ${from}: export writes this bake`, bakedAt: bake.createdAt, counts: bakeCounts(store, bake) };
+  const writes = asImported ? 'export writes it as imported (unedited) unless a re-bake is asked for' : 'export writes this bake';
+  return { status: 'baked', file: label, source, label: `Baked ${from}: ${writes}`, bakedAt: bake.createdAt, counts: bakeCounts(store, bake) };
 }

@@ -8,8 +8,8 @@ import { projectPlaceableModels } from './project-placeable-models';
 import type { ProjectStore } from './project-store';
 import type { FileRecord } from './project-types';
 
-/** Bumped when the bytes of a TRN + GIT bake can change. */
-export const NWN2_TRN_BAKE_VERSION = '1';
+/** Bumped when the bytes of a TRN + GIT bake can change (2: tiles as in the imported TRX keep its tables). */
+export const NWN2_TRN_BAKE_VERSION = '2';
 
 function stem(name: string): string {
   return name.replace(/\.[^.]*$/, '').toLowerCase();
@@ -61,10 +61,21 @@ export function nwn2AreaBakeJob(store: ProjectStore, trx: FileRecord, sources: {
       { name: `${sources.git.module}/${sources.git.name}`, sha256: contentHash(gitBytes) },
       // The placeable models as the bake gets them: a new or changed MDB or 2DA row bakes again.
       { name: 'placeable models', sha256: contentHash(encodeFrame(models)) },
+      // The TRX as imported (the toolset's bake): unchanged tiles keep its tables and line-of-sight bits.
+      { name: `${trx.module}/${trx.name} as imported`, sha256: trx.sha256 },
     ],
   };
   return {
     spec,
-    input: () => encodeAreaBakeInput({ name: `${trx.module}/${trx.name}`, gitName: `${sources.git.module}/${sources.git.name}`, trn: trnBytes, git: gitBytes, models, tileCache: null }),
+    input: () =>
+      encodeAreaBakeInput({
+        name: `${trx.module}/${trx.name}`,
+        gitName: `${sources.git.module}/${sources.git.name}`,
+        trn: trnBytes,
+        git: gitBytes,
+        models,
+        tileCache: null,
+        storedTrx: store.loadFileBytes(trx.id),
+      }),
   };
 }

@@ -12,7 +12,8 @@ import { handlerById } from '../../../shared/formats/format-registry';
 import { isMalformedInputError } from '../../../shared/binary/malformed-input-error';
 import { countBySeverity } from '../../../shared/validation/finding';
 import type { GameId } from '../../../shared/model/walkmesh';
-import { bakeJobOf } from '../bake-pool/project-rebake';
+import { bakeJobOf, type ProjectBakeJob } from '../bake-pool/project-rebake';
+import { nwn2AreaSourcesOf } from './nwn2-area-bake-source';
 import { nodeFormatEnvironment } from '../node-format-environment';
 import { readBytesSync, specialFileAt } from '../file-access';
 import { contentHash } from './content-hash';
@@ -35,6 +36,12 @@ const EXPORTED_FORMATS: Readonly<Record<GameId, readonly string[]>> = {
 /** What is exported of a project file: its bake, its saved edit, or the bytes imported. */
 export type ExportSource = 'bake' | 'edit' | 'import';
 
+/**
+ * What the export does to a file's content (shared/ipc/export-contract.ts ExportChange):
+ * keeps the bytes imported, writes the saved edit, or writes a bake.
+ */
+export type ExportChange = 'unchanged' | 'edited' | 'rebaked';
+
 export type ExportAction = 'create' | 'replace' | 'unchanged';
 
 export interface PlannedExport {
@@ -43,6 +50,9 @@ export interface PlannedExport {
   fileId: number;
   bakeId: number | null;
   source: ExportSource;
+  /** Kept as imported, written from its edit, or re-baked; `why` says which edit or request made it so. */
+  change: ExportChange;
+  why: string;
   format: string;
   /** The file written: the loose file, or the archive holding `resource`. */
   targetPath: string;
@@ -69,6 +79,8 @@ export interface ExportPlan {
   entries: PlannedExport[];
   /** Files that cannot be exported; an export with any refuses to start. */
   refused: RefusedExport[];
+  /** The plan writes the bake of every file that has a baker, edited or not (`--rebake`). */
+  rebake: boolean;
 }
 
 export interface ExportPlanOptions {
@@ -76,43 +88,76 @@ export interface ExportPlanOptions {
   to: string;
   /** Only this module's walkmeshes. */
   module?: string;
+  /** Export the bake of unedited files too (`--rebake`, the dialog's "Re-bake unedited files"). */
+  rebake?: boolean;
+}
+
+export interface ExportBytesOptions {
+  rebake?: boolean;
+}
+
+export interface ExportChoice {
+  source: ExportSource;
+  bytes: Uint8Array;
+  bakeId: number | null;
+  change: ExportChange;
+  why: string;
+}
+
+const labelOf = (f: FileRecord) => `${f.module}/${f.name}`;
+
+/** Why a file is re-baked: the inputs of its bake edited since import, or the user's request. */
+function rebakeReason(store: ProjectStore, file: FileRecord, job: ProjectBakeJob): string {
+  if (job.kind === 'nwn2-trn-bake') {
+    const sources = nwn2AreaSourcesOf(store, file);
+    const edited = sources ? [sources.trn, sources.git].filter((f) => f.edited).map(labelOf) : [];
+    return `baked from its TRN and GIT: ${edited.join(' and ')} ${edited.length === 1 ? 'was' : 'were'} edited`;
+  }
+  if (file.edited) return `${labelOf(file)} was edited`;
+  return 'a re-bake of unedited files was asked for';
 }
 
 /**
- * The bytes a file exports, or why it cannot be exported. Decision (issue 6 §4):
- * - a format the project bakes (NWN2 TRX, KotOR WOK/PWK/DWK) exports the recorded bake of the
- *   file's current bytes (its saved edit when it has one) and is refused without one, so a
- *   game never gets stale path tables or loses an edit;
- * - an edited Skyrim plugin likewise exports its bake of the edited bytes (issue 13): an
- *   edit updates only part of what the Creation Kit derives (a painted Preferred flag leaves
- *   the NAVI neighbour lists as they were), the bake all of it, as `walkbench bake` does.
- *   An unedited plugin exports its imported bytes: they are the Creation Kit's own
- *   bake, which ours does not reproduce byte for byte (a few edge links and grid entries);
- * - Source .nav files have no bake: they export the saved edit when it was made on the
- *   bytes the file holds now (refused when it is stale), else the imported bytes;
+ * The bytes a file exports, or why it cannot be exported. Decision (issue 6 §4, issue 15 §4):
+ * - an imported file that nothing was edited in since import, neither itself nor an input
+ *   of its bake, exports the bytes imported, byte for byte: for a walkmesh the game's own
+ *   tools baked (an NWN2 toolset TRX, a KotOR WOK, a Creation Kit plugin), those bytes are
+ *   that tool's bake, which ours does not reproduce bit for bit (the toolset's line-of-
+ *   sight rule is unknown, issue 15), so a re-bake would change an area nobody touched and
+ *   show a diff for every file. The user can still ask for the bake (`rebake`);
+ * - "an input of its bake" is what the bake job reads (project-rebake.ts bakeJobOf): an
+ *   NWN2 TRX is baked from its TRN and GIT (with the placeable models and 2DAs, which the
+ *   project holds as imported, never edited) exactly when one of those two is edited, and
+ *   otherwise from its own bytes; so a TRX is kept as imported when neither it nor its TRN
+ *   or GIT is edited. (An edited GIT without the area's TRN cannot reach the TRX: the GIT
+ *   is exported beside it and not-carried-edits.ts lists its edits.);
+ * - a format the project bakes (NWN2 TRX, KotOR WOK/PWK/DWK, Skyrim plugin) whose file or
+ *   bake inputs were edited exports the recorded bake of its current inputs, and is
+ *   refused without one, so a game never gets stale path tables or loses an edit: an edit
+ *   updates only part of what the tools derive (a painted Preferred flag leaves the NAVI
+ *   neighbour lists as they were), the bake all of it, as `walkbench bake` does;
+ * - Source .nav files and NWN2 GITs have no bake: they export the saved edit when it was
+ *   made on the bytes the file holds now (refused when it is stale), else the imported bytes;
  * - whatever is exported must read back with its format's reader.
  */
-export function exportBytesOf(
-  store: ProjectStore,
-  file: FileRecord,
-): { source: ExportSource; bytes: Uint8Array; bakeId: number | null } | { refused: string } {
+export function exportBytesOf(store: ProjectStore, file: FileRecord, options: ExportBytesOptions = {}): ExportChoice | { refused: string } {
   if (file.editWritePending) return { refused: 'its last edits could not be written (see the edit tools); undo them or fix the file, then export' };
   const job = bakeJobOf(store, file);
-  const plugin = job?.kind === 'skyrim-rebake';
-  if (job !== undefined && (!plugin || file.edited)) {
+  if (job !== undefined && (job.kind === 'nwn2-trn-bake' || file.edited || options.rebake === true)) {
     if (file.editStale) return { refused: 'its saved edits were made on older bytes than the file now holds (it was imported again since)' };
     const bake = store.lookupBake(job.spec);
-    if (!bake && plugin) return { refused: 'has no bake of its current edited bytes; bake it first' };
+    if (!bake && job.kind === 'skyrim-rebake') return { refused: `has no bake of its current ${file.edited ? 'edited ' : ''}bytes; bake it first` };
     const what = job.kind === 'nwn2-trn-bake' ? 'its TRN and GIT as edited' : `its current ${file.edited ? 'edited ' : ''}bytes`;
     if (!bake) return { refused: `has no bake of ${what}; run \`walkbench project rebake\` first` };
-    return { source: 'bake', bytes: store.loadBakeOutput(bake.id), bakeId: bake.id };
+    return { source: 'bake', bytes: store.loadBakeOutput(bake.id), bakeId: bake.id, change: 'rebaked', why: rebakeReason(store, file, job) };
   }
   if (file.edited) {
     if (file.editStale) return { refused: 'its saved edits were made on older bytes than the file now holds (it was imported again since)' };
     const edit = store.loadEdit(file.id);
-    if (edit) return { source: 'edit', bytes: edit.bytes, bakeId: null };
+    if (edit) return { source: 'edit', bytes: edit.bytes, bakeId: null, change: 'edited', why: `${labelOf(file)} was edited` };
   }
-  return { source: 'import', bytes: store.loadFileBytes(file.id), bakeId: null };
+  const why = job === undefined ? 'unedited since import' : 'unedited since import, as are the inputs of its bake: the bytes the game\'s tools baked';
+  return { source: 'import', bytes: store.loadFileBytes(file.id), bakeId: null, change: 'unchanged', why };
 }
 
 /** The export log's format of an NWN2 GIT (a GFF file, not a walkmesh format of the registry). */
@@ -224,7 +269,7 @@ export function planExport(store: ProjectStore, options: ExportPlanOptions): Exp
         continue;
       }
     }
-    const chosen = exportBytesOf(store, f);
+    const chosen = exportBytesOf(store, f, { rebake: options.rebake === true });
     if ('refused' in chosen) {
       refused.push({ file: label, reason: chosen.refused });
       continue;
@@ -259,6 +304,8 @@ export function planExport(store: ProjectStore, options: ExportPlanOptions): Exp
       fileId: f.id,
       bakeId: chosen.bakeId,
       source: chosen.source,
+      change: chosen.change,
+      why: chosen.why,
       format,
       targetPath,
       resource,
@@ -278,5 +325,5 @@ export function planExport(store: ProjectStore, options: ExportPlanOptions): Exp
     byTarget.set(key, entry);
     entries.push(entry);
   }
-  return { target, entries, refused };
+  return { target, entries, refused, rebake: options.rebake === true };
 }

@@ -67,9 +67,9 @@ function readTarget(file: string): Uint8Array | undefined {
 }
 
 /** The bytes the plan promised, loaded again at write time and checked against its hash. */
-function plannedBytes(store: ProjectStore, entry: PlannedExport): Uint8Array {
+function plannedBytes(store: ProjectStore, entry: PlannedExport, rebake: boolean): Uint8Array {
   const record = store.fileById(entry.fileId);
-  const chosen = record ? exportBytesOf(store, record) : undefined;
+  const chosen = record ? exportBytesOf(store, record, { rebake }) : undefined;
   if (!chosen || 'refused' in chosen || contentHash(chosen.bytes) !== entry.sha256) {
     throw new ExportVerifyError(entry.file, 'changed in the project while it was being exported; run the export again');
   }
@@ -102,8 +102,8 @@ export async function exportProject(store: ProjectStore, options: ExportOptions)
   try {
     const aborted =
       plan.target.kind === 'folder'
-        ? await exportToFolder(store, plan.target, todo, runId, backupDir, result.verified, options)
-        : await exportToArchive(store, plan.target, todo, runId, backupDir, result.verified, options);
+        ? await exportToFolder(store, plan.target, todo, runId, backupDir, result.verified, { ...options, rebake: plan.rebake })
+        : await exportToArchive(store, plan.target, todo, runId, backupDir, result.verified, { ...options, rebake: plan.rebake });
     store.finishExportRun(runId, aborted ? 'failed' : 'done');
     return { ...result, status: aborted ? 'aborted' : 'done' };
   } catch (e) {
@@ -136,7 +136,7 @@ async function exportToFolder(
   for (const entry of todo) {
     await tick();
     if (options.signal?.aborted) return true;
-    const bytes = plannedBytes(store, entry);
+    const bytes = plannedBytes(store, entry, options.rebake === true);
     const current = readTarget(entry.targetPath);
     done++;
     if (current && contentHash(current) === entry.sha256) {
@@ -207,7 +207,7 @@ async function exportToArchive(
   for (const entry of todo) {
     await tick();
     if (options.signal?.aborted) return true;
-    const bytes = plannedBytes(store, entry);
+    const bytes = plannedBytes(store, entry, options.rebake === true);
     const ext = path.extname(entry.resource!);
     const resRef = entry.resource!.slice(0, -ext.length);
     const type = types.typeId(ext)!;

@@ -42,6 +42,8 @@ export const useExportStore = defineStore('export', () => {
   const gameDir = ref(rememberedDir());
   /** Only this module's walkmeshes; empty for everything. */
   const module = ref('');
+  /** Write the bake of unedited walkmeshes too (they go out as imported otherwise). */
+  const rebake = ref(false);
   const plan = shallowRef<ExportPlanResult | null>(null);
   const progress = shallowRef<ExportProgress | null>(null);
   const restored = shallowRef<ExportRestoreResult | null>(null);
@@ -54,6 +56,12 @@ export const useExportStore = defineStore('export', () => {
   const counts = computed(() => {
     const c = { create: 0, replace: 0, unchanged: 0 };
     for (const e of plan.value?.entries ?? []) c[e.action]++;
+    return c;
+  });
+  /** What the plan does to the files' content: kept as imported, written from an edit, re-baked. */
+  const changes = computed(() => {
+    const c = { unchanged: 0, edited: 0, rebaked: 0 };
+    for (const e of plan.value?.entries ?? []) c[e.change]++;
     return c;
   });
   const canRun = computed(() => step.value === 'planned' && plan.value !== null && plan.value.refused.length === 0 && counts.value.create + counts.value.replace > 0);
@@ -123,10 +131,10 @@ export const useExportStore = defineStore('export', () => {
   );
 
   /** The export's parameters: always of the project open now (its session). */
-  function params(): { gameDir: string; module?: string; session?: string } {
+  function params(): { gameDir: string; module?: string; rebake?: boolean; session?: string } {
     const dir = gameDir.value.trim();
     const session = projects.session ?? undefined;
-    return { gameDir: dir, ...(module.value ? { module: module.value } : {}), ...(session !== undefined ? { session } : {}) };
+    return { gameDir: dir, ...(module.value ? { module: module.value } : {}), ...(rebake.value ? { rebake: true } : {}), ...(session !== undefined ? { session } : {}) };
   }
 
   /** The native folder dialog (Electron); browser mode has none and the path is typed. */
@@ -229,5 +237,5 @@ export const useExportStore = defineStore('export', () => {
     error.value = null;
   }
 
-  return { open, step, gameDir, module, plan, progress, restored, error, counts, canRun, percent, start, stop, show, close, browse, preview, run, cancel, restore, back };
+  return { open, step, gameDir, module, rebake, plan, progress, restored, error, counts, changes, canRun, percent, start, stop, show, close, browse, preview, run, cancel, restore, back };
 });

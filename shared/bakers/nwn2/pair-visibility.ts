@@ -1,6 +1,13 @@
 import { MAX_TILE_NODES, NO_NODE, NODE_LOS_BIT } from '../../formats/nwn2/aswm-document';
 import { convexHull, segmentCrossesInterior, type Polygon } from './convex-geometry';
 import { EPSILON, type TileWalls } from './tile-walls';
+import type { TileGraph } from './tile-graph';
+
+/** Whether node u links to node v within the tile. */
+function linked(links: Pick<TileGraph, 'start' | 'target'>, u: number, v: number): boolean {
+  for (let a = links.start[u]!, end = links.start[u + 1]!; a < end; a++) if (links.target[a] === v) return true;
+  return false;
+}
 
 const MAX_POINTS = MAX_TILE_NODES * 3;
 /** Bit masks per member and word (see `masks`). */
@@ -56,9 +63,10 @@ export class PairVisibility {
   /**
    * Marks the qualifying pairs among `members` (node indices of non-degenerate triangles
    * of one component) in the tile's `nodes` table at `base` (N = n); returns the number
-   * of ordered pairs that got the bit.
+   * of ordered pairs that got the bit. A pair with a node marked in `onWall` qualifies only
+   * when the two are linked (`links`: the tile graph's arcs).
    */
-  mark(walls: TileWalls, members: Int32Array, count: number, nodes: Uint8Array, base: number, n: number): number {
+  mark(walls: TileWalls, members: Int32Array, count: number, nodes: Uint8Array, base: number, n: number, onWall: Uint8Array, links: Pick<TileGraph, 'start' | 'target'>): number {
     const r = this.findRelevantWalls(walls, members, count);
     if (r > 0) this.classify(walls, members, count, r);
     const words = (r + 31) >>> 5;
@@ -66,8 +74,10 @@ export class PairVisibility {
     for (let i = 0; i < count; i++) {
       const u = members[i]!;
       for (let j = i + 1; j < count; j++) {
-        if (r > 0 && this.blocked(i, j, r, words)) continue;
         const v = members[j]!;
+        // The toolset's restriction (line-of-sight.ts): a triangle with a corner on a wall sees its linked neighbours only.
+        if ((onWall[u] === 1 || onWall[v] === 1) && !linked(links, u, v)) continue;
+        if (r > 0 && this.blocked(i, j, r, words)) continue;
         const uv = base + u * n + v;
         const vu = base + v * n + u;
         if (nodes[uv] === NO_NODE || nodes[vu] === NO_NODE) continue;

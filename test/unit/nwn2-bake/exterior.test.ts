@@ -61,7 +61,7 @@ describe('the generated 48 × 48-tile exterior', () => {
   it('has next hops on shortest paths and sound line-of-sight bits', () => {
     const c = compareBakes(baked.aswm, baked.aswm);
     expect(c.reference).toEqual({ nextHopOnShortestPath: 1, islandNextHopOnShortestPath: 1 });
-    const check = checkLineOfSight(baked.aswm, 2000);
+    const check = checkLineOfSight(baked.aswm, 1000);
     expect(check.checked).toBeGreaterThan(1000);
     expect(check.violations).toBe(0);
   });

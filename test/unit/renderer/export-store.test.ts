@@ -15,9 +15,9 @@ const plan = (patch: Partial<ExportPlanResult> = {}): ExportPlanResult => ({
   project: '/p/vulkar.wbproj',
   target: { kind: 'folder', path: `${GAME}/override` },
   entries: [
-    { file: 'm/a.wok', fileId: 1, targetPath: `${GAME}/override/a.wok`, resource: null, action: 'create', source: 'bake', bytes: 10, errors: 0, warnings: 0, notCarried: [] },
-    { file: 'm/b.wok', fileId: 2, targetPath: `${GAME}/override/B.WOK`, resource: null, action: 'replace', source: 'bake', bytes: 20, errors: 0, warnings: 1, notCarried: [] },
-    { file: 'm/c.wok', fileId: 3, targetPath: `${GAME}/override/c.wok`, resource: null, action: 'unchanged', source: 'bake', bytes: 30, errors: 0, warnings: 0, notCarried: [] },
+    { file: 'm/a.wok', fileId: 1, targetPath: `${GAME}/override/a.wok`, resource: null, action: 'create', source: 'bake', change: 'rebaked', why: 'm/a.wok was edited', bytes: 10, errors: 0, warnings: 0, notCarried: [] },
+    { file: 'm/b.wok', fileId: 2, targetPath: `${GAME}/override/B.WOK`, resource: null, action: 'replace', source: 'import', change: 'unchanged', why: 'unedited since import', bytes: 20, errors: 0, warnings: 1, notCarried: [] },
+    { file: 'm/c.wok', fileId: 3, targetPath: `${GAME}/override/c.wok`, resource: null, action: 'unchanged', source: 'import', change: 'unchanged', why: 'unedited since import', bytes: 30, errors: 0, warnings: 0, notCarried: [] },
   ],
   refused: [],
   ...patch,
@@ -77,8 +77,13 @@ describe('the export store', () => {
     expect(calls).toEqual([{ method: 'export.plan', params: { gameDir: GAME, module: 'm' } }]);
     expect(store.step).toBe('planned');
     expect(store.counts).toEqual({ create: 1, replace: 1, unchanged: 1 });
+    expect(store.changes).toEqual({ unchanged: 2, edited: 0, rebaked: 1 });
     expect(store.canRun).toBe(true);
     expect(store.error).toBeNull();
+    // Asked to re-bake unedited walkmeshes too, the plan call says so.
+    store.rebake = true;
+    await store.preview();
+    expect(calls.at(-1)).toEqual({ method: 'export.plan', params: { gameDir: GAME, module: 'm', rebake: true } });
   });
 
   it('will not run a plan with refused files or nothing to write, and shows a refused plan call', async () => {

@@ -4,8 +4,7 @@ import type { DocumentEditCommand } from '../../shared/edits/document-edit-comma
 import type { EditCommand } from '../../shared/edits/edit-command';
 import { EditError } from '../../shared/edits/edit-error';
 import { meshEdgeOfRow, perimeterRow } from '../../shared/edits/kotor-transitions';
-import { areaBakeModels } from '../../shared/edits/nwn2-area-bake-job';
-import type { PlaceableModel } from '../../shared/bakers/nwn2/placeable-walkmesh';
+import { areaBakeDoors, areaBakeModels, type PlaceableModelLookup } from '../../shared/edits/nwn2-area-bake-job';
 import { isDocumentEditKind } from '../../shared/edits/parse-document-edit-command';
 import type { GffDocument } from '../../shared/formats/aurora/gff-document';
 import { readGitPlaceables, readGitWalkmeshCutters } from '../../shared/formats/aurora/nwn2-git';
@@ -106,7 +105,7 @@ interface OpenProject {
   store: ProjectStore;
   edits: ProjectEdits;
   /** Placeable model lookups per module (reading the 2DA and MDBs once per project open). */
-  models: Map<string, (appearance: number) => PlaceableModel | undefined>;
+  models: Map<string, PlaceableModelLookup>;
   /** Placeable outlines for the footprint view, made when a re-bake first needs them. */
   footprints?: ProjectFootprintModels;
   /** KotOR: the room-link findings last checked per room (a paint changes no seam, so they stay). */
@@ -329,6 +328,7 @@ export function createEditService(options: EditServiceOptions): EditService {
       trn: currentBytes(p, source),
       git: currentBytes(p, git),
       models: areaBakeModels(p.edits.document(git.id) as GffDocument, models),
+      doors: areaBakeDoors(p.edits.document(git.id) as GffDocument, models),
     };
     // The area's tables are handed from bake to bake; a changed TRN invalidates them, so
     // its content hash (read after its pending bytes were written, above) is part of the key.

@@ -2,7 +2,8 @@ import { isMalformedInputError } from '../binary/malformed-input-error';
 import type { PlaceableModel } from '../bakers/nwn2/placeable-walkmesh';
 import { ModelMappingError } from '../model/model-mapping-error';
 import type { TileTableCache } from '../bakers/nwn2/tile-table-reuse';
-import { readGitPlaceables } from '../formats/aurora/nwn2-git';
+import { readGitDoors, readGitPlaceables, type GitDoor } from '../formats/aurora/nwn2-git';
+import { doorRowOf, type DoorModelLookup } from '../bakers/nwn2/door-walkmesh';
 import { readGff } from '../formats/aurora/gff-reader';
 import type { GffDocument } from '../formats/aurora/gff-document';
 import { aswmPacketOf, type TrxDocument } from '../formats/nwn2/trx-document';
@@ -35,6 +36,11 @@ export interface AreaBakeInput {
    * (then `modelName`, when the row names one, so the findings can say which model).
    */
   models: { appearance: number; model: PlaceableModel | null; modelName?: string }[];
+  /**
+   * Per doortypes.2da / genericdoors.2da row the GIT's doors use: what the lookup found
+   * (the model, or why there is none). Absent: the doors are listed as having no lookup.
+   */
+  doors?: { table: string; row: number; lookup: DoorModelLookup }[];
   tileCache: TileTableCache | null;
   /**
    * The area's TRX as imported (the toolset's bake), for the stored bake (`nwn2-trn-bake`):
@@ -60,7 +66,34 @@ export interface AreaBakeOutput {
 export const AREA_BAKE_JOB = 'nwn2-area-bake';
 
 /** A placeable model lookup that may also name the model a row asks for (to name what is missing). */
-export type PlaceableModelLookup = ((appearance: number) => PlaceableModel | undefined) & { modelName?: (appearance: number) => string | undefined };
+export type PlaceableModelLookup = ((appearance: number) => PlaceableModel | undefined) & {
+  modelName?: (appearance: number) => string | undefined;
+  /** A door's 2DA row and model (door-walkmesh.ts). */
+  door?: (door: GitDoor) => DoorModelLookup;
+};
+
+/** The door rows the GIT's doors use, each looked up once; none without a door lookup. */
+export function areaBakeDoors(git: GffDocument, lookup: PlaceableModelLookup): NonNullable<AreaBakeInput['doors']> {
+  const door = lookup.door;
+  if (!door) return [];
+  const rows = new Map<string, { table: string; row: number; lookup: DoorModelLookup }>();
+  for (const d of readGitDoors(git)) {
+    const r = doorRowOf(d);
+    const k = `${r.table}:${r.row}`;
+    if (!rows.has(k)) rows.set(k, { table: r.table, row: r.row, lookup: door(d) });
+  }
+  return [...rows.values()].sort((a, b) => (a.table < b.table ? -1 : a.table > b.table ? 1 : a.row - b.row));
+}
+
+/** The bake's door lookup from the rows carried in the input (undefined when the input carries none). */
+function doorLookupOf(input: AreaBakeInput): ((door: GitDoor) => DoorModelLookup | undefined) | undefined {
+  if (!input.doors) return undefined;
+  const byRow = new Map(input.doors.map((d) => [`${d.table}:${d.row}`, d.lookup] as const));
+  return (door) => {
+    const r = doorRowOf(door);
+    return byRow.get(`${r.table}:${r.row}`);
+  };
+}
 
 /** The rows of placeables.2da the GIT's placeables use, with their models (or the name of the model not found). */
 export function areaBakeModels(git: GffDocument, lookup: PlaceableModelLookup): AreaBakeInput['models'] {
@@ -91,7 +124,7 @@ export function encodeAreaBakeOutput(output: AreaBakeOutput): Uint8Array<ArrayBu
 export function runAreaBake(frame: Uint8Array, env: FormatEnvironment): AreaBakeOutput {
   const { input, trn, git, models } = openAreaBakeInput(frame, env);
   const names = new Map(input.models.flatMap((m) => (typeof m.modelName === 'string' ? [[m.appearance, m.modelName] as const] : [])));
-  const r = namingTheArea(input, () => rebakeNwn2Area(trn, git, input.name, models, input.tileCache ?? undefined, (a) => names.get(a)));
+  const r = namingTheArea(input, () => rebakeNwn2Area(trn, git, input.name, models, input.tileCache ?? undefined, (a) => names.get(a), doorLookupOf(input)));
   return {
     walkmesh: r.walkmesh,
     findings: r.findings,
@@ -131,7 +164,8 @@ function namingTheArea<T>(input: AreaBakeInput, bake: () => T): T {
 export function runAreaBakeToTrx(frame: Uint8Array, env: FormatEnvironment): { bytes: Uint8Array; triangles: number; islands: number; cutters: number; placeablesWithoutModel: number } {
   const { input, trn, git, models } = openAreaBakeInput(frame, env);
   const tileCache = input.storedTrx ? storedTrxCache(input.storedTrx, env) : undefined;
-  const r = namingTheArea(input, () => bakeTrn({ trn, git, placeableModels: models, ...(tileCache ? { options: { tileCache } } : {}) }));
+  const doorModels = doorLookupOf(input);
+  const r = namingTheArea(input, () => bakeTrn({ trn, git, placeableModels: models, ...(doorModels ? { doorModels } : {}), ...(tileCache ? { options: { tileCache } } : {}) }));
   return {
     bytes: writeTrx(r.trx, env),
     triangles: r.report.output.triangles,
@@ -163,6 +197,7 @@ function decodeAreaBakeInput(frame: Uint8Array): AreaBakeInput {
     trn: bytes(o.trn, 'trn'),
     git: bytes(o.git, 'git'),
     models: models as AreaBakeInput['models'],
+    ...(Array.isArray(o.doors) ? { doors: o.doors as NonNullable<AreaBakeInput['doors']> } : {}),
     tileCache: (o.tileCache ?? null) as TileTableCache | null,
     storedTrx: o.storedTrx === undefined || o.storedTrx === null ? null : bytes(o.storedTrx, 'storedTrx'),
   };

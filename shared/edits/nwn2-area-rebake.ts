@@ -1,5 +1,6 @@
 import type { TileTableCache } from '../bakers/nwn2/tile-table-reuse';
 import { bakeTrn, type TrnBakeInput, type TrnBakeReport } from '../bakers/nwn2/trn-bake';
+import { missingDoorModels } from '../bakers/nwn2/door-walkmesh';
 import type { GffDocument } from '../formats/aurora/gff-document';
 import { aswmToWalkmesh } from '../formats/nwn2/trx-walkmesh';
 import type { TrxDocument } from '../formats/nwn2/trx-document';
@@ -39,9 +40,11 @@ export function rebakeNwn2Area(
   tileCache?: TileTableCache,
   /** The model a placeables.2da row names, to name the models not found in the findings. */
   modelName?: (appearance: number) => string | undefined,
+  /** The doors' 2DA rows and models (door-walkmesh.ts); without it every door is listed as having no model lookup. */
+  doorModels?: TrnBakeInput['doorModels'],
 ): Nwn2AreaRebake {
   const t0 = now();
-  const result = bakeTrn({ trn, git, ...(placeableModels ? { placeableModels } : {}), options: { now, keepTileCache: true, ...(tileCache ? { tileCache } : {}) } });
+  const result = bakeTrn({ trn, git, ...(placeableModels ? { placeableModels } : {}), ...(doorModels ? { doorModels } : {}), options: { now, keepTileCache: true, ...(tileCache ? { tileCache } : {}) } });
   const walkmesh = aswmToWalkmesh(result.aswm, name);
   return {
     walkmesh,
@@ -80,6 +83,18 @@ function bakeFindings(r: TrnBakeReport, modelName?: (appearance: number) => stri
       ),
     );
   }
+  // Doors the same way: one summary naming the models not found, grouped by model.
+  const doorsMissing = missingDoorModels(r.doors);
+  if (doorsMissing.length > 0) {
+    const names = doorsMissing.map((g) => `${g.model ?? g.reason}${g.doors.length > 1 ? ` ×${g.doors.length}` : ''}`);
+    out.push(
+      warning(
+        'nwn2.bake.door-models-missing',
+        `${r.doors.missingModel.length} door(s) without a model found in the project or its game folders, so their walkmeshes are not in the bake: ${names.join(', ')}`,
+      ),
+    );
+  }
+  for (const d of r.doors.noWalkmesh) out.push(warning('nwn2.bake.door-no-walkmesh', `door ${d.index}: model ${d.model} has no walkmesh, so it adds nothing to the bake`));
   for (const p of r.placeables.noWalkmesh) out.push(warning('nwn2.bake.placeable-no-walkmesh', `placeable ${p.index}: model ${p.model} has no walkmesh, so it does not cut the walkmesh`));
   if (r.retile.outsideGrid > 0) out.push(warning('nwn2.bake.outside-grid', `${r.retile.outsideGrid} triangle(s) fell outside the tile grid and were dropped`));
   for (const t of r.retile.simplifiedTiles) out.push(warning('nwn2.bake.tile-simplified', `${t} had more than the toolset's walkable triangles per tile and was re-triangulated`));

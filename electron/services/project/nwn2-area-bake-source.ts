@@ -1,5 +1,5 @@
 import { isMalformedInputError } from '../../../shared/binary/malformed-input-error';
-import { areaBakeModels, encodeAreaBakeInput, type AreaBakeInput } from '../../../shared/edits/nwn2-area-bake-job';
+import { areaBakeDoors, areaBakeModels, encodeAreaBakeInput, type AreaBakeInput } from '../../../shared/edits/nwn2-area-bake-job';
 import { encodeFrame } from '../../../shared/ipc/mesh-payload';
 import { readGff } from '../../../shared/formats/aurora/gff-reader';
 import { TRX_FORMAT } from '../../../shared/formats/nwn2/trx-document';
@@ -8,8 +8,8 @@ import { projectPlaceableModels } from './project-placeable-models';
 import type { ProjectStore } from './project-store';
 import type { FileRecord } from './project-types';
 
-/** Bumped when the bytes of a TRN + GIT bake can change (2: tiles as in the imported TRX keep its tables). */
-export const NWN2_TRN_BAKE_VERSION = '2';
+/** Bumped when the bytes of a TRN + GIT bake can change (2: tiles as in the imported TRX keep its tables; 3: doors). */
+export const NWN2_TRN_BAKE_VERSION = '3';
 
 function stem(name: string): string {
   return name.replace(/\.[^.]*$/, '').toLowerCase();
@@ -47,8 +47,12 @@ export function nwn2AreaBakeJob(store: ProjectStore, trx: FileRecord, sources: {
   const trnBytes = store.loadCurrentBytes(sources.trn);
   const gitBytes = store.loadCurrentBytes(sources.git);
   let models: AreaBakeInput['models'] = [];
+  let doors: NonNullable<AreaBakeInput['doors']> = [];
   try {
-    models = areaBakeModels(readGff(gitBytes), projectPlaceableModels(store, trx.module));
+    const gitDoc = readGff(gitBytes);
+    const lookup = projectPlaceableModels(store, trx.module);
+    models = areaBakeModels(gitDoc, lookup);
+    doors = areaBakeDoors(gitDoc, lookup);
   } catch (e) {
     // A GIT that does not read fails in the bake itself, with its name.
     if (!isMalformedInputError(e)) throw e;
@@ -61,6 +65,8 @@ export function nwn2AreaBakeJob(store: ProjectStore, trx: FileRecord, sources: {
       { name: `${sources.git.module}/${sources.git.name}`, sha256: contentHash(gitBytes) },
       // The placeable models as the bake gets them: a new or changed MDB or 2DA row bakes again.
       { name: 'placeable models', sha256: contentHash(encodeFrame(models)) },
+      // The door rows and models likewise (door-walkmesh.ts).
+      { name: 'door models', sha256: contentHash(encodeFrame(doors)) },
       // The TRX as imported (the toolset's bake): unchanged tiles keep its tables and line-of-sight bits.
       { name: `${trx.module}/${trx.name} as imported`, sha256: trx.sha256 },
     ],
@@ -74,6 +80,7 @@ export function nwn2AreaBakeJob(store: ProjectStore, trx: FileRecord, sources: {
         trn: trnBytes,
         git: gitBytes,
         models,
+        doors,
         tileCache: null,
         storedTrx: store.loadFileBytes(trx.id),
       }),

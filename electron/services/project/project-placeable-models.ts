@@ -4,6 +4,8 @@ import type { TwoDaTable } from '../../../shared/formats/aurora/twoda-table';
 import { readTwoDaText } from '../../../shared/formats/aurora/twoda-text';
 import { readMdbWalkmeshes } from '../../../shared/formats/nwn2/mdb-reader';
 import type { PlaceableModelLookup } from '../../../shared/edits/nwn2-area-bake-job';
+import { doorModelName, type DoorModelLookup } from '../../../shared/bakers/nwn2/door-walkmesh';
+import type { GitDoor } from '../../../shared/formats/aurora/nwn2-git';
 import { FileAccessError } from '../file-access';
 import { MODEL_COLUMN } from '../nwn2-model-resolver';
 import { ProjectGameResources } from './project-game-resources';
@@ -18,40 +20,47 @@ import type { FileRecord } from './project-types';
  * neither is undefined, and the bake lists the placeable, with the model its row names
  * (`modelName`), as having no model.
  * Models are read once per lookup object; an MDB that cannot be read counts as missing.
+ * Doors (`lookup.door`) are found the same way through doortypes.2da / genericdoors.2da.
  */
 export function projectPlaceableModels(store: ProjectStore, module: string): PlaceableModelLookup {
   const files = store.listFiles();
-  // The module's own table first, then any other module's (a shared 2DA module).
-  const tables = files.filter((f) => f.kind === '2da' && f.name.toLowerCase() === 'placeables.2da').sort((a, b) => Number(b.module === module) - Number(a.module === module));
-  let table: TwoDaTable | undefined;
-  for (const t of tables) {
-    try {
-      table = readTwoDaText(store.loadCurrentBytes(t));
-      break;
-    } catch (e) {
-      if (!isMalformedInputError(e)) throw e;
-    }
-  }
   // The game folders are opened (listed) only when the project lacks something.
   let game: ProjectGameResources | undefined;
   const gameResources = () => (game ??= new ProjectGameResources(store));
-  if (!table) {
-    const hit = gameResources().find('placeables', '2da');
-    if (hit) {
+  const tableCache = new Map<string, TwoDaTable | undefined>();
+  /** A game table by name: the module's own first, then any other module's (a shared 2DA module), then the game folders'. */
+  const twoDa = (name: string): TwoDaTable | undefined => {
+    if (tableCache.has(name)) return tableCache.get(name);
+    const file = `${name}.2da`;
+    const candidates = files.filter((f) => f.kind === '2da' && f.name.toLowerCase() === file).sort((a, b) => Number(b.module === module) - Number(a.module === module));
+    let found: TwoDaTable | undefined;
+    for (const t of candidates) {
       try {
-        table = readTwoDaText(hit.bytes);
+        found = readTwoDaText(store.loadCurrentBytes(t));
+        break;
       } catch (e) {
         if (!isMalformedInputError(e)) throw e;
       }
     }
-  }
+    if (!found) {
+      const hit = gameResources().find(name, '2da');
+      if (hit) {
+        try {
+          found = readTwoDaText(hit.bytes);
+        } catch (e) {
+          if (!isMalformedInputError(e)) throw e;
+        }
+      }
+    }
+    tableCache.set(name, found);
+    return found;
+  };
+  const table = twoDa('placeables');
   const mdbs = new Map<string, FileRecord>();
   for (const f of files) if (f.kind === 'mdb' || /\.mdb$/i.test(f.name)) if (!mdbs.has(key(f.name)) || f.module === module) mdbs.set(key(f.name), f);
   const loaded = new Map<string, PlaceableModel | undefined>();
   const modelName = (appearance: number): string | undefined => table?.cell(appearance, MODEL_COLUMN)?.trim() || undefined;
-  const lookup: PlaceableModelLookup = (appearance) => {
-    const name = modelName(appearance);
-    if (!name) return undefined;
+  const model = (name: string): PlaceableModel | undefined => {
     const k = name.toLowerCase();
     if (!loaded.has(k)) {
       const f = mdbs.get(k);
@@ -71,7 +80,20 @@ export function projectPlaceableModels(store: ProjectStore, module: string): Pla
     }
     return loaded.get(k);
   };
+  const lookup: PlaceableModelLookup = (appearance) => {
+    const name = modelName(appearance);
+    return name ? model(name) : undefined;
+  };
   lookup.modelName = modelName;
+  // Doors as the game finds them (door-walkmesh.ts): doortypes.2da or genericdoors.2da
+  // row, the model it names, from the project or its game folders like a placeable's.
+  lookup.door = (door: GitDoor): DoorModelLookup => {
+    const doortypes = door.appearance !== 0 ? twoDa('doortypes') : undefined;
+    const genericdoors = door.appearance === 0 ? twoDa('genericdoors') : undefined;
+    const found = doorModelName(door, { ...(doortypes ? { doortypes } : {}), ...(genericdoors ? { genericdoors } : {}) });
+    const m = found.modelName ? model(found.modelName) : undefined;
+    return { ...found, ...(m ? { model: m } : {}), ...(found.modelName && !m ? { reason: `model ${found.modelName} is not in the project or its game folders` } : {}) };
+  };
   return lookup;
 }
 

@@ -61,7 +61,8 @@ export async function bakeTrnFiles(input: TrnBakeFiles): Promise<TrnBakeFilesRes
   let resolver: Nwn2ModelResolver | undefined;
   let placeableModels: TrnBakeInput['placeableModels'];
   let doorModels: TrnBakeInput['doorModels'];
-  if ((input.modelDirs && input.modelDirs.length > 0) || input.game) {
+  // A 2DA folder alone still names the models the rows ask for (and finds none), so the report names them.
+  if ((input.modelDirs && input.modelDirs.length > 0) || input.twoDaDir !== undefined || input.game) {
     resolver = await Nwn2ModelResolver.open({ modelDirs: input.modelDirs ?? [], twoDaDir: input.twoDaDir, ...(input.game ? { game: input.game } : {}) });
     try {
       const wanted = readGitPlaceables(git).filter((p) => !p.isWalkable).map((p) => p.appearance);

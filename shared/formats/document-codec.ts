@@ -8,7 +8,7 @@ export interface ContainedResource {
 
 /**
  * A format Walkbench reads and writes as a document: every walkmesh FormatHandler is one,
- * and so are the resource formats around the walkmeshes (GFF, 2DA, ERF, RIM) that have no
+ * and so are the resource formats around the walkmeshes (GFF, 2DA, ERF, RIM, KEY, BIF) that have no
  * walkmesh of their own. `walkbench roundtrip` and the fixture corpus test use this shape.
  */
 export interface DocumentCodec<Doc> {

@@ -7,7 +7,9 @@ import { createErfDocument } from '../../shared/formats/aurora/erf-document';
 import { writeErf } from '../../shared/formats/aurora/erf-writer';
 import { Nwn2ResType } from '../../shared/formats/aurora/resource-types';
 import { TwoDaBinary } from '../../shared/formats/aurora/twoda-binary';
+import { KotorResType } from '../../shared/formats/aurora/resource-types';
 import { fixturesRoot, listFixtures, readFixture } from '../support/fixtures';
+import { buildBif, buildKey } from '../unit/kotor-files/key-bif-builder';
 import { commandRunner, type CommandRun } from '../support/run-command';
 
 const run = commandRunner(main);
@@ -98,6 +100,55 @@ describe('walkbench roundtrip: every format Walkbench reads', () => {
       expect(lines).toHaveLength(1);
       expect(lines[0]).toContain(`${file}: ${format} at offset ${offset} (0x${offset.toString(16)})`);
       expect(r.err).not.toMatch(/\n\s+at /);
+      const j = await run('roundtrip', '--json', file);
+      expect(j.status).toBe(1);
+      expect(json(j)[0]).toMatchObject({ file, format, offset, ok: false, identical: false });
+    }
+  });
+
+  it('KotOR chitin.key and BIF archives, with the walkmesh and GFF resources a BIF holds; damaged ones are refused at their offset', async () => {
+    // No game KEY/BIF is among the fixtures: a pair built to the format, holding fixture resources.
+    const wok = readFixture(fx('kotor/pykotor/test.wok'));
+    const git = readFixture(fx('kotor/pykotor/test.git'));
+    const bif = buildBif([
+      { type: KotorResType.WOK, data: wok },
+      { type: KotorResType.GIT, data: git },
+      { type: KotorResType.TPC, data: new Uint8Array(128).fill(3) },
+    ], 1);
+    const key = buildKey(['data\\2da.bif', 'data\\Models.BIF'], [
+      { resRef: 'm01aa_01a', type: KotorResType.WOK, bif: 1, index: 0 },
+      { resRef: 'M01AA', type: KotorResType.GIT, bif: 1, index: 1 },
+      { resRef: 'envmap_sixteen_c', type: KotorResType.TPC, bif: 1, index: 2 },
+    ]);
+    // Non-zero reserved header bytes, which the writer must keep.
+    key.fill(0x5a, 40, 64);
+    const keyFile = path.join(tmp, 'chitin.key');
+    const bifFile = path.join(tmp, 'models.bif');
+    writeFileSync(keyFile, key);
+    writeFileSync(bifFile, bif);
+    const [k] = await expectIdentical('key', [keyFile]);
+    expect(k).toMatchObject({ bifs: 2, keys: 3, canonicalLayout: true });
+    const [b] = await expectIdentical('bif', [bifFile]);
+    // The WOK (through the common model) and the GIT are round-tripped; the TPC is no format Walkbench reads.
+    expect(b).toMatchObject({ resources: 3, canonicalLayout: true, resourcesTried: 2, resourcesIdentical: 2, resourceProblems: [] });
+
+    const keyTable = new DataView(key.buffer).getUint32(20, true);
+    const badId = key.slice();
+    new DataView(badId.buffer).setUint32(keyTable + 22 + 18, (9 << 20) | 1, true);
+    const hugeSize = bif.slice();
+    new DataView(hugeSize.buffer).setUint32(20 + 16 + 8, 0x7fffffff, true);
+    for (const [name, bytes, format, offset] of [
+      ['cut.key', key.subarray(0, 63), 'key', 0],
+      ['bad-id.key', badId, 'key', keyTable + 22 + 18],
+      ['huge-size.bif', hugeSize, 'bif', 20 + 16 + 8],
+    ] as const) {
+      const file = path.join(tmp, name);
+      writeFileSync(file, bytes);
+      const r = await run('roundtrip', file);
+      expect(r.status).toBe(1);
+      expect(r.out).toBe('');
+      expect(r.err.trim().split('\n')).toHaveLength(1);
+      expect(r.err).toContain(`${file}: ${format} at offset ${offset} (0x${offset.toString(16)})`);
       const j = await run('roundtrip', '--json', file);
       expect(j.status).toBe(1);
       expect(json(j)[0]).toMatchObject({ file, format, offset, ok: false, identical: false });

@@ -31,7 +31,7 @@ function line(file: string, o: RoundtripOutcome): string {
 /**
  * Reads each file into its document (walkmesh formats: and the common model, mapped back
  * onto the document as an edit would), writes it in memory and compares with the original
- * bytes; archives (ERF/MOD/HAK, RIM) also round-trip each resource they hold.
+ * bytes; archives (ERF/MOD/HAK, RIM, BIF) also round-trip each resource they hold (KotOR's KEY, an index, only itself).
  */
 export async function roundtripCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const args = parseArgs(argv, [], ['json']);

@@ -1,9 +1,15 @@
 import type { ContainedResource, DocumentCodec } from '../document-codec';
+import type { BifDocument } from './bif-document';
+import { readBif, sniffBif } from './bif-reader';
+import { canonicalBifSize, encodeBifCanonical, writeBif } from './bif-writer';
 import { bytesEqual } from './byte-string';
 import type { ErfDocument } from './erf-document';
 import { readErf, sniffErf } from './erf-reader';
 import { encodeErfCanonical, writeErf } from './erf-writer';
 import type { GffDocument } from './gff-document';
+import type { KeyDocument } from './key-document';
+import { readKey, sniffKey } from './key-reader';
+import { encodeKeyCanonical, writeKey } from './key-writer';
 import { readGff, sniffGff } from './gff-reader';
 import { writeGff } from './gff-writer';
 import { resourceTypes, type AuroraGame } from './resource-types';
@@ -78,8 +84,38 @@ export const rimCodec: DocumentCodec<RimDocument> = {
   resources: (doc) => containedResources(doc.resources, 'kotor'),
 };
 
+/** KotOR's `chitin.key` (KEY V1): the index of the BIF archives. */
+export const keyCodec: DocumentCodec<KeyDocument> = {
+  id: 'key',
+  label: 'KotOR KEY V1 index (chitin.key)',
+  extensions: ['.key'],
+  sniff: sniffKey,
+  read: (bytes) => readKey(bytes),
+  write: (doc) => writeKey(doc),
+  roundtripDetails: (original, doc) => ({ bifs: doc.bifs.length, keys: doc.keys.length, canonicalLayout: bytesEqual(encodeKeyCanonical(doc), original) }),
+};
+
+/**
+ * KotOR BIF V1 archives (`data/*.bif`). Their resources have no names (the KEY holds them):
+ * each is named by its position and its type's extension (`12.wok`).
+ */
+export const bifCodec: DocumentCodec<BifDocument> = {
+  id: 'bif',
+  label: 'KotOR BIF V1 archive (data/*.bif)',
+  extensions: ['.bif'],
+  sniff: sniffBif,
+  read: (bytes) => readBif(bytes),
+  write: (doc) => writeBif(doc),
+  roundtripDetails: (original, doc) => ({
+    resources: doc.resources.length,
+    // Sizes first: a hostile file's entries may name one large blob many times over.
+    canonicalLayout: canonicalBifSize(doc) === original.length && bytesEqual(encodeBifCanonical(doc), original),
+  }),
+  resources: (doc) => containedResources(doc.resources.map((r, i) => ({ resRef: String(i), type: r.type, data: r.data })), 'kotor'),
+};
+
 /** The Aurora resource formats that hold no walkmesh of their own. */
-export const auroraCodecs: readonly DocumentCodec<unknown>[] = [gffCodec, twoDaCodec, erfCodec, rimCodec];
+export const auroraCodecs: readonly DocumentCodec<unknown>[] = [gffCodec, twoDaCodec, erfCodec, rimCodec, keyCodec, bifCodec];
 
 function containedResources(list: readonly { resRef: string; type: number; data: Uint8Array }[], game: AuroraGame): ContainedResource[] {
   const types = resourceTypes(game);

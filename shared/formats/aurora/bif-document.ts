@@ -25,4 +25,20 @@ export interface BifResource {
 
 export interface BifDocument {
   resources: BifResource[];
+  /** Set by the reader: where the file held each part (see bif-writer). */
+  layout?: BifLayout;
+}
+
+/**
+ * The file as read and where its table and data lay. The writer lays a document whose
+ * data are unchanged out as read, copying from `bytes` what the document does not hold:
+ * the fixed count and any fixed table, gaps and padding, data no entry names, and the
+ * order and sharing of the data.
+ */
+export interface BifLayout {
+  /** The file read (not copied). */
+  bytes: Uint8Array;
+  variableTableOffset: number;
+  /** Per resource: where its data lay. */
+  offsets: Uint32Array;
 }

@@ -16,9 +16,12 @@ function fail(offset: number, field: string, expected: string, found: string): M
 
 /**
  * Reads a BIF V1 (see bif-document.ts). Resource data are views into `bytes`. Counts,
- * offsets and sizes are checked against the file (MalformedInputError, format `bif`).
+ * offsets and sizes are checked against the file (MalformedInputError, format `bif`). The
+ * document keeps `bytes` and where each part lay (`layout`) so that writeBif gives an
+ * unedited file back byte for byte.
  *
- * Memory bound (BIF_READ_MEMORY): resources are views (overlapping ones cost nothing), and
+ * Memory bound (BIF_READ_MEMORY): resources are views (their sizes add up to at most about
+ * 8 times the file, so that writing or walking them stays bounded too), and
  * each 16-byte table entry is an object and a view of about 150 bytes: at most 16 bytes
  * per input byte, nothing decompressed.
  */
@@ -42,15 +45,24 @@ export function readBif(bytes: Uint8Array): BifDocument {
     throw fail(8, 'variableCount', `a count whose ${BIF_VARIABLE_ENTRY_BYTES}-byte entries fit in the ${len - tableOffset} byte(s) after offset ${tableOffset}`, String(count));
   }
   const resources = new Array<BifResource>(count);
+  const offsets = new Uint32Array(count);
+  // Overlapping entries cost nothing to read, but a writer or a round trip of the held
+  // resources goes through each: bound the total as the ERF and RIM readers do.
+  let dataBudget = 8 * len + 65536;
   for (let i = 0; i < count; i++) {
     const e = tableOffset + i * BIF_VARIABLE_ENTRY_BYTES;
     const offset = u32(e + 4);
     const size = u32(e + 8);
     if (offset > len) throw fail(e + 4, `resources[${i}].offset`, `an offset within the ${len}-byte file`, String(offset));
     if (size > len - offset) throw fail(e + 8, `resources[${i}].size`, `at most the ${len - offset} byte(s) after offset ${offset}`, String(size));
+    dataBudget -= size;
+    if (dataBudget < 0) {
+      throw fail(e + 8, `resources[${i}].size`, `resource sizes adding up to at most ${8 * len + 65536} bytes (8 times the file)`, 'more: resources overlap many times over');
+    }
+    offsets[i] = offset;
     resources[i] = { id: u32(e), type: u32(e + 12), data: bytes.subarray(offset, offset + size) };
   }
-  return { resources };
+  return { resources, layout: { bytes, variableTableOffset: tableOffset, offsets } };
 }
 
 /** The resource a KEY entry points at (its index in the variable table), or undefined. */

@@ -41,6 +41,24 @@ export interface KeyDocument {
   buildDay: number;
   bifs: KeyBif[];
   keys: KeyEntry[];
+  /** Set by the reader: where the file held each part (see key-writer). */
+  layout?: KeyLayout;
+}
+
+/**
+ * The file as read and where its tables and names lay. The writer lays an unedited
+ * document (and one whose names still fit their slots) out as read, copying from `bytes`
+ * what the document does not hold: the 32 reserved header bytes, gaps and padding between
+ * tables and names, and the bytes after a name's or a resref's NUL.
+ */
+export interface KeyLayout {
+  /** The file read (not copied). */
+  bytes: Uint8Array;
+  fileTableOffset: number;
+  keyTableOffset: number;
+  /** Per BIF: where its name lay and the stored name size (the slot, NUL and padding included). */
+  nameOffsets: Uint32Array;
+  nameSizes: Uint16Array;
 }
 
 /** Case-insensitive (resref, type) → key entry map; the first of duplicate entries wins. */

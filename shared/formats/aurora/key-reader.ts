@@ -18,7 +18,8 @@ function fail(offset: number, field: string, expected: string, found: string): M
  * Reads a KEY V1 (see key-document.ts). Counts are checked against the file before any
  * allocation, every name and table must lie inside the file, BIF names may not overlap,
  * and every key must name a BIF of the file table; failures are MalformedInputError
- * (format `key`).
+ * (format `key`). The document keeps `bytes` and where each part lay (`layout`) so that
+ * writeKey gives an unedited file back byte for byte.
  *
  * Memory bound (KEY_READ_MEMORY): one object per file entry (12 bytes in the file) and per
  * key (22 bytes), about 150 bytes each with their strings, and the names (which may not
@@ -53,8 +54,8 @@ export function readKey(bytes: Uint8Array): KeyDocument {
   const bifs = new Array<KeyBif>(bifCount);
   // BIF names may not share bytes (each file entry names its own string): the names then
   // add up to at most the file, however many entries there are.
-  const nameStart = new Float64Array(bifCount);
-  const nameEnd = new Float64Array(bifCount);
+  const nameOffsets = new Uint32Array(bifCount);
+  const nameSizes = new Uint16Array(bifCount);
   for (let i = 0; i < bifCount; i++) {
     const e = fileTableOffset + i * KEY_FILE_ENTRY_BYTES;
     const nameOffset = u32(e + 4);
@@ -62,25 +63,26 @@ export function readKey(bytes: Uint8Array): KeyDocument {
     if (nameOffset > len || nameSize > len - nameOffset) {
       throw fail(e + 4, `bifs[${i}].name`, `a name of ${nameSize} byte(s) inside the ${len}-byte file`, `offset ${nameOffset}`);
     }
-    nameStart[i] = nameOffset;
-    nameEnd[i] = nameOffset + nameSize;
+    nameOffsets[i] = nameOffset;
+    nameSizes[i] = nameSize;
   }
+  const nameEnd = (i: number) => nameOffsets[i]! + nameSizes[i]!;
   // Empty names hold no bytes; among the others, any overlap shows between neighbours in offset order.
   const order = Array.from({ length: bifCount }, (_, i) => i)
-    .filter((i) => nameEnd[i]! > nameStart[i]!)
-    .sort((a, b) => nameStart[a]! - nameStart[b]! || a - b);
+    .filter((i) => nameSizes[i]! > 0)
+    .sort((a, b) => nameOffsets[a]! - nameOffsets[b]! || a - b);
   for (let k = 1; k < order.length; k++) {
     const a = order[k - 1]!;
     const b = order[k]!;
-    if (nameStart[b]! < nameEnd[a]!) {
+    if (nameOffsets[b]! < nameEnd(a)) {
       const later = Math.max(a, b);
       const other = Math.min(a, b);
-      throw fail(fileTableOffset + later * KEY_FILE_ENTRY_BYTES + 4, `bifs[${later}].name`, `a name of its own (names may not overlap; bifs[${other}] names bytes ${nameStart[other]}..${nameEnd[other]})`, `bytes ${nameStart[later]}..${nameEnd[later]}`);
+      throw fail(fileTableOffset + later * KEY_FILE_ENTRY_BYTES + 4, `bifs[${later}].name`, `a name of its own (names may not overlap; bifs[${other}] names bytes ${nameOffsets[other]}..${nameEnd(other)})`, `bytes ${nameOffsets[later]}..${nameEnd(later)}`);
     }
   }
   for (let i = 0; i < bifCount; i++) {
     const e = fileTableOffset + i * KEY_FILE_ENTRY_BYTES;
-    bifs[i] = { fileSize: u32(e), fileName: bytesToByteStringZ(bytes, nameStart[i]!, nameEnd[i]!), drives: view.getUint16(e + 10, true) };
+    bifs[i] = { fileSize: u32(e), fileName: bytesToByteStringZ(bytes, nameOffsets[i]!, nameEnd(i)), drives: view.getUint16(e + 10, true) };
   }
   const keys = new Array<KeyEntry>(keyCount);
   for (let i = 0; i < keyCount; i++) {
@@ -90,5 +92,5 @@ export function readKey(bytes: Uint8Array): KeyDocument {
     if (bifIndex >= bifCount) throw fail(k + 18, `keys[${i}].id`, `a BIF index (id >> 20) below the ${bifCount} BIF(s) of the file table`, `${bifIndex} (id 0x${id.toString(16)})`);
     keys[i] = { resRef: bytesToByteStringZ(bytes, k, k + 16), type: view.getUint16(k + 16, true), bifIndex, resourceIndex: id & 0xfffff };
   }
-  return { buildYear: u32(24), buildDay: u32(28), bifs, keys };
+  return { buildYear: u32(24), buildDay: u32(28), bifs, keys, layout: { bytes, fileTableOffset, keyTableOffset, nameOffsets, nameSizes } };
 }

@@ -65,6 +65,10 @@ function rebuildMenu(): void {
       openProject: () => void chooseAndOpen('dialog.openProject'),
       openFile: () => void chooseAndOpen('dialog.openFile'),
       openRecent: (file) => requestOpenProject(file),
+      reopenLast: () => {
+        const last = recent.list()[0];
+        if (last !== undefined) requestOpenProject(last);
+      },
       clearRecent: () => {
         recent.clear();
         rebuildMenu();
@@ -84,14 +88,9 @@ function requestOpen(event: 'app.openFileRequested' | 'app.openProjectRequested'
   else pending.push({ event, path: file });
 }
 
-/** Called by the project service once a project is open, however the page opened it. */
-function rememberProject(file: string): void {
-  try {
-    recent.add(file);
-    rebuildMenu();
-  } catch (e) {
-    log(`walkbench: could not update the recent projects: ${String(e)}`);
-  }
+/** Called by the project service once a project is open (it has put it first in `recent`), however the page opened it. */
+function rememberProject(): void {
+  rebuildMenu();
 }
 
 function requestOpenProject(file: string): void {
@@ -177,7 +176,8 @@ async function start(): Promise<void> {
     dialogs,
     bakePool: { entry: { file: bakeWorkerUrl() } },
     onClose: (close) => (closeServices = close),
-    onProjectOpened: (file) => rememberProject(file),
+    onProjectOpened: () => rememberProject(),
+    recentProjects: recent,
   });
   registerContractHandlers(service, (event: IpcMainInvokeEvent) => isTrustedSender(event, mainWindow && !mainWindow.isDestroyed() ? mainWindow.webContents.id : null), log);
   rebuildMenu();

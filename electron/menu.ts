@@ -6,6 +6,8 @@ export interface MenuActions {
   openFile(): void;
   /** Opens a project of the Recent Projects submenu. */
   openRecent(file: string): void;
+  /** Opens the most recent project (File ▸ Reopen Last Project). */
+  reopenLast(): void;
   clearRecent(): void;
   /** A command the page carries out (sent as the `app.command` event). */
   command(command: AppCommand): void;
@@ -62,9 +64,14 @@ export function menuTemplate(actions: MenuActions, state: MenuState, platform: s
     {
       label: '&File',
       submenu: [
+        // New Project and Add to Project are dialogs of the page (game, folders, progress, what was found).
+        { label: '&New Project…', accelerator: 'CmdOrCtrl+N', click: () => actions.command('new-project') },
         { label: 'Open &Project…', accelerator: 'CmdOrCtrl+Shift+O', click: () => actions.openProject() },
         { label: '&Open File…', accelerator: 'CmdOrCtrl+O', click: () => actions.openFile() },
         { label: 'Open &Recent', submenu: recent },
+        { label: 'Reopen &Last Project', enabled: state.recentProjects.length > 0, click: () => actions.reopenLast() },
+        { type: 'separator' },
+        { label: '&Import into Project…', accelerator: 'CmdOrCtrl+I', click: () => actions.command('add-to-project') },
         { type: 'separator' },
         { label: 'Save Project &As…', accelerator: 'CmdOrCtrl+Shift+S', click: () => actions.command('save-as') },
         { label: '&Export…', accelerator: 'CmdOrCtrl+E', click: () => actions.command('export') },

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { kotorRoomsView, type KotorRoomsView } from '../../shared/views/game-structure';
 import { isMalformedInputError } from '../../shared/binary/malformed-input-error';
 import type { DocumentEditCommand } from '../../shared/edits/document-edit-command';
 import type { EditCommand } from '../../shared/edits/edit-command';
@@ -14,6 +15,7 @@ import { areaFromDocuments, type KotorArea, type WokLoader } from '../../shared/
 import { checkRoomLinks, fixOneSidedLink } from '../../shared/formats/kotor/kotor-room-links';
 import { LYT_FORMAT, type LytDocument } from '../../shared/formats/kotor/lyt-document';
 import { readLyt } from '../../shared/formats/kotor/lyt-reader';
+import type { SkyrimCheckParams } from '../../shared/ipc/edits-contract';
 import type { EditsApplyParams, EditsDelta, EditsOutcome, FileReportResult, FixRoomLinkParams, GitPlacements, HistoryEntry, PlacementsParams, PathQueryParams, PathQueryResult, PendingRebake, ProjectParam, RebakeResult, RebakeResultParams, ReportParams, StepParams } from '../../shared/ipc/edits-contract';
 import type { ProjectFileState } from '../../shared/ipc/project-contract';
 import type { FileReport } from '../../shared/formats/file-report';
@@ -24,6 +26,8 @@ import { ModelMappingError } from '../../shared/model/model-mapping-error';
 import { pathSurfaceFor } from '../../shared/pathing/path-for-document';
 import type { PathQueryOptions } from '../../shared/pathing/path-surface';
 import type { Walkmesh } from '../../shared/model/walkmesh';
+import { checkSkyrimNavmeshes, type NavmeshCheck } from '../../shared/edits/skyrim-navmesh-check';
+import { PLUGIN_FORMAT, type PluginDocument } from '../../shared/formats/skyrim/plugin-document';
 import { copyWalkmesh } from '../../shared/edits/walkmesh-copy';
 import { error, warning, type Finding } from '../../shared/validation/finding';
 import { gitOverlays } from '../../shared/views/placement-overlays';
@@ -68,6 +72,7 @@ export interface EditService {
     'edits.history': (params: ProjectParam) => Promise<{ entries: HistoryEntry[] }>;
     'edits.rebakeResult': (params: RebakeResultParams) => Promise<RebakeResult>;
     'edits.placements': (params: PlacementsParams) => Promise<GitPlacements>;
+    'edits.skyrimCheck': (params: SkyrimCheckParams) => Promise<NavmeshCheck>;
     'path.query': (params: PathQueryParams) => Promise<PathQueryResult>;
   };
   /**
@@ -84,6 +89,8 @@ export interface EditService {
    * export will not carry.
    */
   projectFindings(project: string, fileId: number): Finding[];
+  /** KotOR: a room walkmesh's layout, with the rooms sharing each perimeter edge (undefined for another file or a room no LYT lists). */
+  kotorRooms(project: string, fileId: number): KotorRoomsView | undefined;
   /**
    * NWN2: bakes the area of a TRN or GIT of the open project in the background as it is
    * now, so the live bake worker is started and warm and the area's tile tables are there
@@ -379,7 +386,7 @@ export function createEditService(options: EditServiceOptions): EditService {
   }
 
   /** The KotOR area of a room file: its module's LYT with every room's walkmesh as edited. */
-  function kotorArea(p: OpenProject, room: FileRecord): { area: KotorArea; files: Map<number, FileRecord> } | undefined {
+  function kotorArea(p: OpenProject, room: FileRecord): { area: KotorArea; files: Map<number, FileRecord>; lyt: FileRecord } | undefined {
     // The layout listing the room, wherever in the project it was imported from (a LYT from
     // override, rooms from a module capsule, a project imported under folder names).
     const found = kotorLayoutOfRoom(p.store, room, { read: (f) => currentBytes(p, f) });
@@ -393,7 +400,7 @@ export function createEditService(options: EditServiceOptions): EditService {
       docs.set(name, p.edits.document(f.id) as BwmDocument);
       files.set(index, f);
     });
-    return { area: areaFromDocuments(found.layout, docs), files };
+    return { area: areaFromDocuments(found.layout, docs), files, lyt: found.lyt };
   }
 
   /** The room-link findings about one room of its layout (one-sided links, open seams). */
@@ -464,7 +471,8 @@ export function createEditService(options: EditServiceOptions): EditService {
         return editing(() => {
           const report = fileReport(p, f);
           const now = record(p, f.id);
-          return { fileId: f.id, revision: now.revision, report, state: fileStateOf(p.store, now) };
+          const related = changedFileStates(p, [f.id]).filter((x) => x.fileId !== f.id);
+          return { fileId: f.id, revision: now.revision, report, state: fileStateOf(p.store, now), related };
         });
       },
       'edits.fixRoomLink': async (params) => {
@@ -524,6 +532,12 @@ export function createEditService(options: EditServiceOptions): EditService {
           })),
         };
       },
+      'edits.skyrimCheck': async (params) => {
+        const p = project(params, 'edits.skyrimCheck');
+        const f = record(p, params.fileId);
+        if (f.format !== PLUGIN_FORMAT) throw new ServiceError('invalid-params', `${f.module}/${f.name} is not a Skyrim plugin: "Check navmeshes" is the Creation Kit's`, 'params.fileId');
+        return editing(() => checkSkyrimNavmeshes(p.edits.document(f.id) as PluginDocument));
+      },
       'edits.rebakeResult': async ({ session, ticket }) => {
         // A ticket belongs to the project it was made in: a page of another project gets none.
         if (session !== undefined) options.resolveProject({ session }, 'edits.rebakeResult');
@@ -575,6 +589,17 @@ export function createEditService(options: EditServiceOptions): EditService {
       const p = projectAt(file);
       const r = p.store.fileById(fileId);
       return r ? editing(() => projectFindingsOf(p, r)) : [];
+    },
+    kotorRooms(file, fileId) {
+      const p = projectAt(file);
+      const r = p.store.fileById(fileId);
+      if (!r || !isRoomWalkmesh(r)) return undefined;
+      return editing(() => {
+        const found = kotorArea(p, r);
+        const index = found ? [...found.files].find(([, f]) => f.id === r.id)?.[0] : undefined;
+        if (!found || index === undefined) return undefined;
+        return kotorRoomsView(`${found.lyt.module}/${found.lyt.name}`, found.area, index);
+      });
     },
     flushWrites() {
       flushWrites();

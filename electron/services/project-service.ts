@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { assembleLayout } from './project/kotor-layout-view';
+import type { KotorRoomsView } from '../../shared/views/game-structure';
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { isMalformedInputError } from '../../shared/binary/malformed-input-error';
@@ -26,6 +28,8 @@ export interface ProjectServiceOptions {
   editedWalkmeshes?(project: string, fileId: number): OpenedFile['walkmeshes'] | undefined;
   /** What the project adds to the file's own findings (EditService.projectFindings), added to its report. */
   projectFindings?(project: string, fileId: number): Finding[];
+  /** KotOR: a room's layout and the rooms sharing its edges (EditService.kotorRooms), as `structure.rooms`. */
+  kotorRooms?(project: string, fileId: number): KotorRoomsView | undefined;
 }
 
 export interface ProjectService {
@@ -46,6 +50,8 @@ export interface ProjectService {
    * happens to be open.
    */
   resolve(params: { session?: string | undefined; project?: string | undefined }, method: string): string;
+  /** The open project's store, if `session` is its session (the import writes into it); else `stale`. */
+  openStore(session: string, method: string): ProjectStore;
   close(): void;
 }
 
@@ -175,14 +181,17 @@ export function createProjectService(options: ProjectServiceOptions): ProjectSer
       if (!record) throw new ServiceError('not-found', `${s.file}: no file with id ${fileId}`, 'params.fileId');
       const edit = record.edited ? s.loadEdit(fileId) : undefined;
       const bytes = edit ? edit.bytes : s.loadFileBytes(fileId);
-      const opened = withAreaPlacements(s, (models ??= new ProjectFootprintModels(s)), record, options.open(record.name, null, bytes));
+      let opened = withAreaPlacements(s, (models ??= new ProjectFootprintModels(s)), record, options.open(record.name, null, bytes));
+      // A KotOR layout opens as its area: every room's walkmesh placed, named by the LYT.
+      if (record.kind === 'lyt') opened = assembleLayout(s, record, opened, (room) => options.open(room.name, null, s.loadCurrentBytes(room)).walkmeshes);
       const edited = record.edited && opened.walkmeshes.length > 0 ? options.editedWalkmeshes?.(s.file, fileId) : undefined;
       const area = opened.report.readFailure === null ? (options.projectFindings?.(s.file, fileId) ?? []) : [];
       const errors = [...opened.report.errors, ...area.filter((f) => f.severity === 'error')];
       const report = area.length === 0 ? opened.report : { ...opened.report, errors, warnings: [...opened.report.warnings, ...area.filter((f) => f.severity !== 'error')], ok: errors.length === 0 };
       // Read after the edits' model: a write behind it may have moved the revision on.
       const now = s.fileById(fileId) ?? record;
-      return { ...opened, report, ...(edited ? { walkmeshes: edited } : {}), name: edit ? `${record.name} (edited)` : record.name, projectFile: projectFileView(s, given, now) };
+      const rooms = opened.walkmeshes.length > 0 && opened.report.game === 'kotor' ? options.kotorRooms?.(s.file, fileId) : undefined;
+      return { ...opened, report, ...(edited ? { walkmeshes: edited } : {}), ...(rooms ? { structure: { ...opened.structure, rooms } } : {}), name: edit ? `${record.name} (edited)` : record.name, projectFile: projectFileView(s, given, now) };
     },
     'project.state': async ({ session: given, fileIds }) => {
       const s = requireStore(given, 'project.state');
@@ -217,6 +226,7 @@ export function createProjectService(options: ProjectServiceOptions): ProjectSer
     current: () => store?.file ?? null,
     session: () => session,
     resolve,
+    openStore: requireStore,
     close() {
       store?.close();
       store = null;

@@ -1,5 +1,17 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+
+/**
+ * Where browser mode (`walkbench serve`) keeps its recent projects, the Electron app having
+ * its own user data folder: `$XDG_CONFIG_HOME/walkbench` (else `~/.config/walkbench`), or
+ * `%APPDATA%\Walkbench` on Windows.
+ */
+export function defaultRecentProjectsFile(env: NodeJS.ProcessEnv = process.env, platform: string = process.platform, home: string = os.homedir()): string {
+  if (platform === 'win32' && env.APPDATA) return path.join(env.APPDATA, 'Walkbench', 'recent-projects.json');
+  const config = env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : path.join(home, '.config');
+  return path.join(config, 'walkbench', 'recent-projects.json');
+}
 
 /** How many projects the File ▸ Recent Projects menu lists. */
 export const MAX_RECENT_PROJECTS = 10;

@@ -1,4 +1,6 @@
 import path from 'node:path';
+import { createGameFolderBrowse } from './kotor-game-folder-browse';
+import { documentStructure, type GameStructure } from '../../shared/views/game-structure';
 import { isMalformedInputError } from '../../shared/binary/malformed-input-error';
 import type { FileReport } from '../../shared/formats/file-report';
 import { formatHandlers } from '../../shared/formats/format-registry';
@@ -19,6 +21,8 @@ import { asProjectFileError, isDamagedDatabaseError } from './project/project-da
 import { ProjectFileError } from './project/project-file-error';
 import { createEditService } from './edit-service';
 import { createExportService } from './export-service';
+import { createImportService } from './import-service';
+import type { RecentProjects } from './recent-projects';
 import { documentOverlays } from '../../shared/views/document-overlays';
 
 export interface WalkbenchServiceOptions {
@@ -47,6 +51,8 @@ export interface WalkbenchServiceOptions {
   onClose?(close: () => Promise<void>): void;
   /** Told when the page opens a project (the Electron menu's recent projects). */
   onProjectOpened?(file: string): void;
+  /** The recently opened projects (`recent.list`); each project opened is put first. Without it the list is empty. */
+  recentProjects?: RecentProjects;
 }
 
 /**
@@ -97,13 +103,14 @@ export function createWalkbenchService(options: WalkbenchServiceOptions = {}): C
 
   function open(name: string, filePath: string | null, bytes: Uint8Array): OpenedFile {
     const label = filePath ?? name;
-    const opened = (report: FileReport, walkmeshes: OpenedFile['walkmeshes'], overlays: OpenedFile['overlays'] = []): OpenedFile => ({
+    const opened = (report: FileReport, walkmeshes: OpenedFile['walkmeshes'], overlays: OpenedFile['overlays'] = [], structure?: GameStructure): OpenedFile => ({
       name,
       path: filePath,
       byteLength: bytes.byteLength,
       report,
       walkmeshes,
       overlays,
+      ...(structure ? { structure } : {}),
     });
     let loaded;
     try {
@@ -115,7 +122,7 @@ export function createWalkbenchService(options: WalkbenchServiceOptions = {}): C
     }
     const report = inspectDocument(label, loaded);
     try {
-      return opened(report, loaded.handler.toWalkmeshes(loaded.document, name), documentOverlays(loaded.handler.id, loaded.document));
+      return opened(report, loaded.handler.toWalkmeshes(loaded.document, name), documentOverlays(loaded.handler.id, loaded.document), documentStructure(loaded.handler.id, loaded.document));
     } catch (e) {
       // A file that reads but cannot be drawn (a face naming a missing vertex…) is still a
       // report to show: its findings say what is wrong, and the viewport stays empty.
@@ -124,20 +131,31 @@ export function createWalkbenchService(options: WalkbenchServiceOptions = {}): C
       return opened({ ...report, ok: false, errors: [...report.errors, unshown] }, []);
     }
   }
+  const recent = options.recentProjects;
   const projects = createProjectService({
     open,
-    ...(options.onProjectOpened ? { onProjectChanged: options.onProjectOpened } : {}),
+    onProjectChanged: (file) => {
+      try {
+        recent?.add(file);
+      } catch {
+        // A recent list that cannot be saved (read-only profile) never stops a project opening.
+      }
+      options.onProjectOpened?.(file);
+    },
     // Called only once both services exist (on a project.openFile call).
     editedWalkmeshes: (project, fileId) => edits.editedWalkmeshes(project, fileId),
     projectFindings: (project, fileId) => edits.projectFindings(project, fileId),
+    kotorRooms: (project, fileId) => edits.kotorRooms(project, fileId),
   });
   const edits = createEditService({ resolveProject: (params, method) => projects.resolve(params, method), ...(options.bakePool ? { bakePool: options.bakePool } : {}) });
   const exports = createExportService({ emit: events.emit, resolveProject: (params, method) => projects.resolve(params, method) });
+  const imports = createImportService({ emit: events.emit, projects });
 
   let closing: Promise<void> | null = null;
   options.onClose?.(() =>
     (closing ??= (async () => {
       await exports.close();
+      await imports.close();
       await jobService.close();
       await edits.close();
       projects.close();
@@ -175,6 +193,9 @@ export function createWalkbenchService(options: WalkbenchServiceOptions = {}): C
     },
     ...edits.handlers,
     ...exports.handlers,
+    ...createGameFolderBrowse(projects),
+    ...imports.handlers,
+    'recent.list': async () => ({ projects: recent?.list() ?? [] }),
     // Whatever reads the project's edited bytes gets them written first (the editor writes
     // a paint's or a move's bytes behind, when idle).
     'jobs.bake': afterWrites(jobService.handlers['jobs.bake']),
@@ -183,6 +204,8 @@ export function createWalkbenchService(options: WalkbenchServiceOptions = {}): C
     'project.saveAs': afterWrites(projects.handlers['project.saveAs']),
     'project.state': afterWrites(projects.handlers['project.state']),
     'project.open': afterWrites(projects.handlers['project.open']),
+    'import.start': afterWrites(imports.handlers['import.start']),
+    'import.bytes': afterWrites(imports.handlers['import.bytes']),
     ...(options.dialogs ?? browserDialogs),
   };
   return withProjectFileErrors(handlers, (params) => {

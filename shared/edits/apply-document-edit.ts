@@ -8,7 +8,11 @@ import { EditError } from './edit-error';
 import { applyGitEdit, type GitEditCommand } from './git-placement-edits';
 import { applyKotorTransition } from './kotor-transitions';
 import { applySkyrimTriangleFlags } from './skyrim-triangle-flags';
+import { applySkyrimLinkEdges, applySkyrimUnlinkEdges } from './skyrim-edge-links';
+import { applySkyrimFinalize } from './skyrim-finalize';
+import { applySourceAddLadder, applySourceRemoveLadder } from './source-ladders';
 import { applySourceConnectionEdit } from './source-connections';
+import { applySourceSetPlace } from './source-places';
 
 /** A document an edit can change, tagged with what it is. */
 export type EditableDocument =
@@ -31,11 +35,18 @@ export function documentTargetOf(cmd: DocumentEditCommand): DocumentTarget | und
   switch (cmd.kind) {
     case 'source-connect':
     case 'source-disconnect':
+    case 'source-set-place':
       return 'source-nav';
     case 'kotor-set-transition':
       return 'kotor-bwm';
     case 'skyrim-set-triangle-flags':
+    case 'skyrim-link-edges':
+    case 'skyrim-unlink-edges':
+    case 'skyrim-finalize':
       return 'skyrim-plugin';
+    case 'source-add-ladder':
+    case 'source-remove-ladder':
+      return 'source-nav';
     case 'document-batch':
       return cmd.commands.length > 0 ? documentTargetOf(cmd.commands[0]!) : undefined;
     default:
@@ -54,6 +65,14 @@ export function applyDocumentEdit(state: EditableDocument, cmd: DocumentEditComm
   if (target !== state.target) throw new EditError(cmd.kind, `this edit is for a ${target} document, not a ${state.target} one`);
   switch (state.target) {
     case 'source-nav': {
+      if (cmd.kind === 'source-add-ladder' || cmd.kind === 'source-remove-ladder') {
+        const r = cmd.kind === 'source-add-ladder' ? applySourceAddLadder(state.doc, cmd) : applySourceRemoveLadder(state.doc, cmd);
+        return { doc: r.doc, inverse: r.inverse, notes: [] };
+      }
+      if (cmd.kind === 'source-set-place') {
+        const r = applySourceSetPlace(state.doc, cmd);
+        return { doc: r.doc, inverse: r.inverse, notes: [] };
+      }
       const r = applySourceConnectionEdit(state.doc, cmd as Parameters<typeof applySourceConnectionEdit>[1]);
       return { doc: r.doc, inverse: r.inverse, notes: [] };
     }
@@ -64,6 +83,14 @@ export function applyDocumentEdit(state: EditableDocument, cmd: DocumentEditComm
     case 'git':
       return { doc: state.doc, inverse: applyGitEdit(state.doc, cmd as GitEditCommand).inverse, notes: [] };
     case 'skyrim-plugin': {
+      if (cmd.kind === 'skyrim-link-edges' || cmd.kind === 'skyrim-unlink-edges' || cmd.kind === 'skyrim-finalize') {
+        if (cmd.kind === 'skyrim-finalize') {
+          const r = applySkyrimFinalize(state.doc, cmd);
+          return { doc: r.doc, inverse: r.inverse, notes: [finalizeNote(r.plan.counts)] };
+        }
+        const r = cmd.kind === 'skyrim-link-edges' ? applySkyrimLinkEdges(state.doc, cmd) : applySkyrimUnlinkEdges(state.doc, cmd);
+        return { doc: r.doc, inverse: r.inverse, notes: [] };
+      }
       const r = applySkyrimTriangleFlags(state.doc, cmd as Parameters<typeof applySkyrimTriangleFlags>[1]);
       return { doc: r.doc, inverse: r.inverse, notes: r.notes };
     }
@@ -88,4 +115,8 @@ function applyBatch(state: EditableDocument, cmd: DocumentBatchCommand): Documen
     throw e;
   }
   return { doc: current.doc, inverse: { kind: 'document-batch', commands: inverses.reverse() }, notes };
+}
+
+function finalizeNote(c: { sharedEdges: number; reciprocals: number; crossNavmesh: number }): string {
+  return `Finalize linked ${c.crossNavmesh} edge pair(s) across navmeshes, ${c.sharedEdges} shared edge pair(s) within a navmesh and ${c.reciprocals} missing way(s) back`;
 }

@@ -2,6 +2,8 @@ import type { Walkmesh } from '../model/walkmesh';
 import type { BatchCommand, DeleteFacesCommand, EditCommand, EditResult } from './edit-command';
 import { EditError } from './edit-error';
 import { compileCreateFace } from './create-face';
+import { compileCreateFaceAtPoint } from './create-face-at-point';
+import { compileCreateArea } from './source-create-area';
 import { deleteFaces, insertFaces } from './delete-faces';
 import { compileFillHole } from './fill-hole';
 import { compileFlipFaces } from './flip-faces';
@@ -59,6 +61,10 @@ export function applyEdit(mesh: Walkmesh, cmd: EditCommand): EditResult {
       return applyEdit(mesh, compileSplitArea(mesh, cmd));
     case 'merge-areas':
       return applyEdit(mesh, compileMergeAreas(mesh, cmd));
+    case 'create-face-at-point':
+      return applyEdit(mesh, compileCreateFaceAtPoint(mesh, cmd));
+    case 'source-create-area':
+      return applyEdit(mesh, compileCreateArea(mesh, cmd));
     case 'batch':
       return applyBatch(mesh, cmd);
     default:

@@ -33,6 +33,17 @@ export interface SourceDisconnectCommand {
 }
 
 /**
+ * Source: sets the place (callout) of areas: `place` (1-based into the map's place
+ * directory, 0 = none) for all of them, or `places`, one per area (the inverse's form).
+ */
+export interface SourceSetPlaceCommand {
+  kind: 'source-set-place';
+  areas: number[];
+  place?: number;
+  places?: number[];
+}
+
+/**
  * KotOR: sets the transition (the LYT room the edge leads to, −1 for none) of a perimeter
  * edge, named by face and local edge (0: v1→v2, 1: v2→v3, 2: v3→v1) of the walkmesh as the
  * user sees it. Only the edge table's transition changes: no rebake, nothing renumbered.
@@ -127,6 +138,58 @@ export interface SkyrimSetTriangleFlagsCommand {
   cover?: number[];
 }
 
+/**
+ * Skyrim: links open triangle edges, one side each (navmesh, triangle, edge, target
+ * navmesh, target triangle: 5 numbers a side); see shared/edits/skyrim-edge-links.ts.
+ */
+export interface SkyrimLinkEdgesCommand {
+  kind: 'skyrim-link-edges';
+  sides: number[];
+}
+
+/** Skyrim: opens linked triangle edges (navmesh, triangle, edge: 3 numbers a side). */
+export interface SkyrimUnlinkEdgesCommand {
+  kind: 'skyrim-unlink-edges';
+  sides: number[];
+}
+
+/**
+ * Skyrim: the Creation Kit's Finalize as one edit (shared/edits/skyrim-finalize.ts): links
+ * what meets and is not linked, in `navmeshes` (all when absent), or only around `triangle`
+ * of the first listed navmesh (a check's fix-up).
+ */
+export interface SkyrimFinalizeCommand {
+  kind: 'skyrim-finalize';
+  navmeshes?: number[];
+  triangle?: number;
+}
+
+/** Source: a new ladder (shared/edits/source-ladders.ts); ends in x y z, width in units. */
+export interface SourceAddLadderCommand {
+  kind: 'source-add-ladder';
+  top: [number, number, number];
+  bottom: [number, number, number];
+  width: number;
+  /** The NavDirType the ladder faces (0 N, 1 E, 2 S, 3 W); from top and bottom areas when absent. */
+  direction?: number;
+  /** The areas at its ends (area IDs, 0 = none); found under the ends when absent. */
+  topArea?: number;
+  bottomArea?: number;
+  /** Top left, top right and top behind areas (0 = none); the inverse of a removal gives them back. */
+  topOtherAreas?: number[];
+  /** Stored length (top z − bottom z when absent). */
+  length?: number;
+  /** The ladder's ID (the next free one when absent) and its position in the list (the end when absent). */
+  id?: number;
+  index?: number;
+}
+
+/** Source: removes a ladder and the areas' links to it. */
+export interface SourceRemoveLadderCommand {
+  kind: 'source-remove-ladder';
+  id: number;
+}
+
 /** Several document commands applied in order as one edit. */
 export interface DocumentBatchCommand {
   kind: 'document-batch';
@@ -136,6 +199,7 @@ export interface DocumentBatchCommand {
 export type DocumentEditCommand =
   | SourceConnectCommand
   | SourceDisconnectCommand
+  | SourceSetPlaceCommand
   | KotorSetTransitionCommand
   | GitInsertStructCommand
   | GitRemoveStructCommand
@@ -147,6 +211,11 @@ export type DocumentEditCommand =
   | Nwn2MovePlaceableCommand
   | Nwn2RotatePlaceableCommand
   | SkyrimSetTriangleFlagsCommand
+  | SkyrimLinkEdgesCommand
+  | SkyrimUnlinkEdgesCommand
+  | SkyrimFinalizeCommand
+  | SourceAddLadderCommand
+  | SourceRemoveLadderCommand
   | DocumentBatchCommand;
 
 export type DocumentEditKind = DocumentEditCommand['kind'];

@@ -20,6 +20,7 @@ export type EditToolGroup =
   | 'connections'
   | 'room-links'
   | 'cover'
+  | 'navmesh-links'
   | 'placements';
 
 export const editToolGroups: readonly EditToolGroup[] = [
@@ -35,6 +36,7 @@ export const editToolGroups: readonly EditToolGroup[] = [
   'connections',
   'room-links',
   'cover',
+  'navmesh-links',
   'placements',
 ];
 
@@ -86,11 +88,11 @@ export function editRefusals(target: EditTarget): EditRefusals {
   const isWalkmesh = target.kind === 'walkmesh';
   const isTrn = target.kind === 'trn';
   if (target.kind === 'git' && target.game === 'nwn2') {
-    refuse(out, [...ALL_MESH_GROUPS, 'areas', 'connections', 'room-links', 'cover'], `${target.name} is an NWN2 GIT: it holds the area's cutters and placeables, not a walkmesh`);
+    refuse(out, [...ALL_MESH_GROUPS, 'areas', 'connections', 'room-links', 'cover', 'navmesh-links'], `${target.name} is an NWN2 GIT: it holds the area's cutters and placeables, not a walkmesh`);
     return out;
   }
   if (!isWalkmesh && !isTrn) {
-    refuse(out, [...ALL_MESH_GROUPS, 'areas', 'connections', 'room-links', 'cover', 'placements'], `${target.name} is a ${target.kind} file: it is not edited as a walkmesh`);
+    refuse(out, [...ALL_MESH_GROUPS, 'areas', 'connections', 'room-links', 'cover', 'navmesh-links', 'placements'], `${target.name} is a ${target.kind} file: it is not edited as a walkmesh`);
     return out;
   }
   const area = target.nwn2Area;
@@ -115,6 +117,7 @@ export function editRefusals(target: EditTarget): EditRefusals {
   }
   if (!(target.game === 'kotor' && /\.wok$/i.test(target.name))) refuse(out, ['room-links'], 'room links are KotOR room walkmeshes’ (.wok)');
   if (target.game !== 'skyrim') refuse(out, ['cover'], 'cover edges are Skyrim navmeshes’');
+  if (target.game !== 'skyrim') refuse(out, ['navmesh-links'], 'edge links between navmeshes (Finalize) are Skyrim navmeshes’');
   return out;
 }
 
@@ -156,11 +159,25 @@ export function editToolGroupsOf(command: EditCommand | DocumentEditCommand): Ed
       return [...new Set((command.commands as (EditCommand | DocumentEditCommand)[]).flatMap((c) => editToolGroupsOf(c)))];
     case 'source-connect':
     case 'source-disconnect':
+    case 'source-set-place':
+      // A place is area data of the .nav like its connections, refused where they are.
       return ['connections'];
     case 'kotor-set-transition':
       return ['room-links'];
     case 'skyrim-set-triangle-flags':
       return ['cover'];
+    case 'skyrim-link-edges':
+    case 'skyrim-unlink-edges':
+    case 'skyrim-finalize':
+      return ['navmesh-links'];
+    // Ladders are area data of the .nav like connections, refused where they are.
+    case 'source-add-ladder':
+    case 'source-remove-ladder':
+      return ['connections'];
+    case 'create-face-at-point':
+      return ['create'];
+    case 'source-create-area':
+      return ['areas'];
     default:
       return ['placements'];
   }

@@ -136,6 +136,27 @@ export interface MergeAreasCommand {
   remove: number;
 }
 
+/**
+ * Adds a face on the two vertices of `edge` and a new vertex at `point` (the Creation
+ * Kit's create-triangle from two vertices and a new point); see create-face-at-point.ts.
+ */
+export interface CreateFaceAtPointCommand extends NewFaceAttributes {
+  kind: 'create-face-at-point';
+  edge: [number, number];
+  point: [number, number, number];
+}
+
+/**
+ * Source: a new area, the rectangle minX, minY, maxX, maxY with corner heights NW, NE, SE,
+ * SW (north is −Y), under the next free area ID; see source-create-area.ts.
+ */
+export interface SourceCreateAreaCommand {
+  kind: 'source-create-area';
+  rect: number[];
+  heights: number[];
+  attributes?: number;
+}
+
 /** Several commands applied in order as one edit (undone in reverse order). */
 export interface BatchCommand {
   kind: 'batch';
@@ -158,6 +179,8 @@ export type EditCommand =
   | FlipFacesCommand
   | SplitAreaCommand
   | MergeAreasCommand
+  | CreateFaceAtPointCommand
+  | SourceCreateAreaCommand
   | BatchCommand;
 
 export type EditKind = EditCommand['kind'];

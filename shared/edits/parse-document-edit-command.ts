@@ -15,6 +15,7 @@ const opt = (type: FieldType): FieldSpec => ({ type, optional: true });
 const schema: Record<DocumentEditKind, Record<string, FieldSpec>> = {
   'source-connect': { from: req('int'), to: req('int'), direction: req('int'), index: opt('int'), twoWay: opt('boolean') },
   'source-disconnect': { from: req('int'), to: req('int'), direction: req('int'), twoWay: opt('boolean') },
+  'source-set-place': { areas: req('ints'), place: opt('int'), places: opt('ints') },
   'kotor-set-transition': { face: req('int'), edge: req('int'), target: req('int') },
   'git-insert-struct': { list: req('string'), index: req('int'), struct: req('struct') },
   'git-remove-struct': { list: req('string'), index: req('int') },
@@ -26,6 +27,11 @@ const schema: Record<DocumentEditKind, Record<string, FieldSpec>> = {
   'nwn2-move-placeable': { index: req('int'), position: req('triple') },
   'nwn2-rotate-placeable': { index: req('int'), bearing: req('number') },
   'skyrim-set-triangle-flags': { navmesh: req('int'), triangles: req('ints'), flags: opt('ints'), cover: opt('ints') },
+  'skyrim-link-edges': { sides: req('ints') },
+  'skyrim-unlink-edges': { sides: req('ints') },
+  'skyrim-finalize': { navmeshes: opt('ints'), triangle: opt('int') },
+  'source-add-ladder': { top: req('triple'), bottom: req('triple'), width: req('number'), direction: opt('int'), topArea: opt('int'), bottomArea: opt('int'), topOtherAreas: opt('ints'), length: opt('number'), id: opt('int'), index: opt('int') },
+  'source-remove-ladder': { id: req('int') },
   'document-batch': { commands: req('commands') },
 };
 

@@ -27,6 +27,8 @@ const schema: Record<EditKind, Record<string, FieldSpec>> = {
   'flip-faces': { faces: { type: 'ints' } },
   'split-area': { area: { type: 'number' }, axis: { type: 'axis' }, at: { type: 'number' } },
   'merge-areas': { keep: { type: 'number' }, remove: { type: 'number' } },
+  'create-face-at-point': { edge: { type: 'pair' }, point: { type: 'triple' }, ...attributes },
+  'source-create-area': { rect: { type: 'numbers' }, heights: { type: 'numbers' }, attributes: { type: 'number', optional: true } },
   batch: { commands: { type: 'commands' } },
 };
 

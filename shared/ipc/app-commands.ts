@@ -15,6 +15,8 @@ export const appCommands = [
   'frame-selection',
   'toggle-jobs',
   'bake-all',
+  'new-project',
+  'add-to-project',
 ] as const;
 
 export type AppCommand = (typeof appCommands)[number];

@@ -4,6 +4,10 @@
  * transports (Electron IPC and the browser-mode HTTP server) implement exactly this, so
  * the renderer cannot tell them apart.
  */
+import type { GameStructure } from '../views/game-structure';
+import { gameFolderModulesSchema, kotorModuleRoomsSchema, type GameFolderModules, type KotorModuleRooms, type KotorModuleRoomsParams } from './game-folder-contract';
+import type { NavmeshCheck } from '../edits/skyrim-navmesh-check';
+import { skyrimCheckSchema, type SkyrimCheckParams } from './edits-contract';
 import type { FileReport } from '../formats/file-report';
 import type { GameId, Walkmesh } from '../model/walkmesh';
 import * as s from './schema';
@@ -12,6 +16,7 @@ import { openFileDialogSchema, openFolderDialogSchema, openProjectDialogSchema, 
 import { projectFileSchema, projectOpenSchema, projectSaveAsSchema, projectStateSchema, type ProjectFileState, type ProjectFileView, type ProjectTree } from './project-contract';
 import type { LineOverlay } from '../views/view-overlay';
 import { appCommandSchema, type AppCommand } from './app-commands';
+import { importBytesSchema, importJobSchema, importJobStateSchema, importStartSchema, kotorModulesSchema, projectCreateSchema, type ImportBytesParams, type ImportJobState, type ImportStartParams, type ProjectCreateParams, type ProjectCreateResult } from './import-contract';
 import { exportJobParamsSchema, exportParamsSchema, exportProgressSchema, exportRestoreParamsSchema, type ExportParams, type ExportPlanResult, type ExportProgress, type ExportRestoreResult } from './export-contract';
 import { bakeJobParamsSchema, jobIdParamsSchema, jobProgressSchema, type BakeJobParams, type JobProgress } from './jobs-contract';
 import { editsApplySchema, fixRoomLinkSchema, pathQuerySchema, placementsSchema, projectParamSchema, rebakeResultSchema, reportParamsSchema, stepParamsSchema, type EditsApplyParams, type EditsOutcome, type FileReportResult, type FixRoomLinkParams, type GitPlacements, type PlacementsParams, type HistoryEntry, type PathQueryParams, type PathQueryResult, type ProjectParam, type RebakeResult, type RebakeResultParams, type ReportParams, type StepParams } from './edits-contract';
@@ -55,6 +60,8 @@ export interface OpenedFile {
   overlays?: LineOverlay[];
   /** A file of the open project: which project opening, revision, undo scope, bake state and tools. */
   projectFile?: ProjectFileView;
+  /** The game's own structure: Source places, Skyrim cells, a KotOR room's layout (shared/views/game-structure.ts). */
+  structure?: GameStructure;
 }
 
 export interface WalkbenchContract {
@@ -86,7 +93,21 @@ export interface WalkbenchContract {
   'project.saveAs': { params: { session: string; path: string; overwrite?: boolean | undefined }; result: ProjectTree };
   /** Revisions, edited marks and bake states of the open project's files (after a bake, an undo elsewhere…). */
   'project.state': { params: { session: string; fileIds?: number[] | undefined }; result: { session: string; files: ProjectFileState[] } };
+  /** New project (shared/ipc/import-contract.ts): an empty project file for a game; open it, then import into it. */
+  'project.create': { params: ProjectCreateParams; result: ProjectCreateResult };
+  /** Imports game folders, modules and files into the open project as a job; its progress arrives as `import.progress`. */
+  'import.start': { params: ImportStartParams; result: { jobId: number } };
+  /** Adds a file the page holds as bytes (dropped on the window) to the open project, as a job. */
+  'import.bytes': { params: ImportBytesParams; result: { jobId: number } };
+  'import.status': { params: { jobId: number }; result: ImportJobState };
+  /** The modules a KotOR game folder holds, to choose the one to import. */
+  'import.kotorModules': { params: { folder: string }; result: { modules: string[] } };
+  /** Recently opened projects, most recent first (both transports keep the list). */
+  'recent.list': { params: Record<string, never>; result: { projects: string[] } };
   /** Edits of the open project's files, undoable across restarts (shared/ipc/edits-contract.ts). */
+  /** KotOR: the modules of the project's game folders, and one module's rooms (shared/ipc/game-folder-contract.ts). */
+  'project.gameModules': { params: { session: string }; result: GameFolderModules };
+  'project.kotorModuleRooms': { params: KotorModuleRoomsParams; result: KotorModuleRooms };
   'edits.apply': { params: EditsApplyParams; result: EditsOutcome };
   /** KotOR: repairs a one-sided room link (both room files in one undoable step). */
   'edits.fixRoomLink': { params: FixRoomLinkParams; result: EditsOutcome };
@@ -99,6 +120,8 @@ export interface WalkbenchContract {
   'edits.rebakeResult': { params: RebakeResultParams; result: RebakeResult };
   /** NWN2: the cutters and placeables of a GIT of the open project, as edited. */
   'edits.placements': { params: PlacementsParams; result: GitPlacements };
+  /** Skyrim: the Creation Kit's "Check navmeshes" on a plugin as edited, each problem with its fix-up edit. */
+  'edits.skyrimCheck': { params: SkyrimCheckParams; result: NavmeshCheck };
   /** The path between two points on a project file or a file on disk, or why there is none. */
   'path.query': { params: PathQueryParams; result: PathQueryResult };
   /** Export of the open project into a game folder (shared/ipc/export-contract.ts): the dry-run list. */
@@ -140,6 +163,14 @@ export const paramSchemas: { readonly [M in Method]: Schema<Params<M>> } = {
   'project.openFile': projectFileSchema,
   'project.saveAs': projectSaveAsSchema,
   'project.state': projectStateSchema,
+  'project.create': projectCreateSchema,
+  'import.start': importStartSchema,
+  'import.bytes': importBytesSchema,
+  'import.status': importJobSchema,
+  'import.kotorModules': kotorModulesSchema,
+  'recent.list': s.object({}),
+  'project.gameModules': gameFolderModulesSchema,
+  'project.kotorModuleRooms': kotorModuleRoomsSchema,
   'edits.apply': editsApplySchema,
   'edits.fixRoomLink': fixRoomLinkSchema,
   'edits.undo': stepParamsSchema,
@@ -148,6 +179,7 @@ export const paramSchemas: { readonly [M in Method]: Schema<Params<M>> } = {
   'edits.report': reportParamsSchema,
   'edits.rebakeResult': rebakeResultSchema,
   'edits.placements': placementsSchema,
+  'edits.skyrimCheck': skyrimCheckSchema,
   'path.query': pathQuerySchema,
   'export.plan': exportParamsSchema,
   'export.run': exportParamsSchema,
@@ -174,6 +206,8 @@ export interface WalkbenchEvents {
   'jobs.progress': JobProgress;
   /** An export run's whole state, after every change. */
   'export.progress': ExportProgress;
+  /** An import job's whole state, after every change. */
+  'import.progress': ImportJobState;
 }
 
 export type EventName = keyof WalkbenchEvents;
@@ -184,6 +218,7 @@ export const eventSchemas: { readonly [E in EventName]: Schema<WalkbenchEvents[E
   'app.command': appCommandSchema,
   'jobs.progress': jobProgressSchema,
   'export.progress': exportProgressSchema,
+  'import.progress': importJobStateSchema,
 };
 
 export function isEventName(name: unknown): name is EventName {

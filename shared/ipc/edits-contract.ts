@@ -175,6 +175,11 @@ export interface FileReportResult {
   report: FileReport;
   /** The file's state now (revision, edited, bake state, tools). */
   state: ProjectFileState;
+  /**
+   * The states of the files that follow it (an NWN2 area's TRX, TRN and GIT show one bake
+   * state): its written bytes can end a "not written yet" state they showed too.
+   */
+  related: ProjectFileState[];
 }
 
 export interface HistoryEntry {
@@ -290,6 +295,11 @@ export interface GitPlacements {
 }
 
 export const placementsSchema: Schema<PlacementsParams> = s.object({ session, project: projectPath, fileId });
+
+/** Skyrim: "Check navmeshes" of a plugin of the project as edited (shared/edits/skyrim-navmesh-check.ts). */
+export type SkyrimCheckParams = PlacementsParams;
+export const skyrimCheckSchema: Schema<SkyrimCheckParams> = s.object({ session, project: projectPath, fileId });
+
 
 export const rebakeResultSchema: Schema<RebakeResultParams> = s.object({ session, ticket: s.number({ min: 1, max: Number.MAX_SAFE_INTEGER, integer: true }) });
 

@@ -26,6 +26,11 @@ export interface Walkmesh {
   faceMaterial: Uint32Array;
   /** Owning area ID (Source), room (KotOR), tile (NWN2) or navmesh; NO_OWNER for none. */
   faceOwner: Uint32Array;
+  /**
+   * NWN2: tiles per row of the area's grid, so that tile `faceOwner` k is named by its
+   * column k % width and row k / width, as the validator and the bake report name it.
+   */
+  tileGridWidth?: number;
 }
 
 export function vertexCount(mesh: Walkmesh): number {
@@ -45,6 +50,7 @@ export interface WalkmeshInit {
   faceWalkable?: Uint8Array;
   faceMaterial?: Uint32Array;
   faceOwner?: Uint32Array;
+  tileGridWidth?: number;
 }
 
 /** Builds a walkmesh, checking that every array has the size the face count implies. */
@@ -74,5 +80,6 @@ export function createWalkmesh(init: WalkmeshInit): Walkmesh {
     faceWalkable,
     faceMaterial,
     faceOwner,
+    ...(init.tileGridWidth !== undefined ? { tileGridWidth: init.tileGridWidth } : {}),
   };
 }

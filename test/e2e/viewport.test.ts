@@ -11,6 +11,7 @@ import { inspectDocument, loadDocument } from '../../shared/formats/inspect-file
 import type { Walkmesh } from '../../shared/model/walkmesh';
 import { documentOverlays } from '../../shared/views/document-overlays';
 import { faceIslands } from '../../shared/views/face-islands';
+import { gameValueNames, rawValue, valueName } from '../../shared/views/game-attribute-names';
 import { gitOverlays } from '../../shared/views/placement-overlays';
 import { normalsOverlay, perimeterOverlay } from '../../shared/views/model-overlays';
 import { overlayIds, type LineOverlay, type OverlayId } from '../../shared/views/view-overlay';
@@ -198,7 +199,7 @@ describe('the viewport, views, picking and project tree in browser mode', () => 
 
       // Face colour views: islands and owners name what they colour.
       await page.getByTestId('colour-mode-island').click();
-      await expect.poll(() => text('legend-entry')).toMatch(/^island 0/);
+      await expect.poll(async () => (await page.getByTestId('legend-entry').first().locator('.label').textContent())?.trim()).toBe('island #1');
       await page.getByTestId('colour-mode-owner').click();
       const noun = { source: 'area', kotor: 'no owner', nwn2: 'tile', skyrim: 'navmesh' }[input.module];
       await expect.poll(() => text('legend-entry')).toContain(noun);
@@ -236,7 +237,8 @@ describe('the viewport, views, picking and project tree in browser mode', () => 
     await page.getByTestId('finding').filter({ hasText: finding!.message }).click();
     await expect.poll(() => text('inspector-face')).toBe(String(face));
     const mesh = e.meshes[0]!;
-    expect(await text('inspector-material')).toMatch(new RegExp(`^${mesh.faceMaterial[face]} `));
+    expect(await text('inspector-raw')).toBe(rawValue(gameValueNames(mesh.game), mesh.faceMaterial[face]!));
+    expect(await text('inspector-material')).toBe(valueName(gameValueNames(mesh.game), mesh.faceMaterial[face]!));
     expect(await text('inspector-walkable')).toBe(mesh.faceWalkable[face] ? 'yes' : 'no');
     await shot('finding-selected');
 
@@ -253,12 +255,13 @@ describe('the viewport, views, picking and project tree in browser mode', () => 
     await expect.poll(() => text('status-hover')).toMatch(/^face \d+ · /);
     const hovered = Number(/^face (\d+)/.exec((await text('status-hover'))!)![1]);
     expect(coversXY(mesh, hovered, target[0], target[1])).toBe(true);
-    expect(await text('status-hover')).toContain(`· ${mesh.faceMaterial[hovered]} `);
+    const hoveredName = valueName(gameValueNames(mesh.game), mesh.faceMaterial[hovered]!);
+    expect(await text('status-hover')).toContain(`· ${hoveredName} ·`);
     // The same face, beside the cursor.
-    expect(await page.getByTestId('hover-tooltip').innerText()).toMatch(new RegExp(`^face ${hovered}\\s+${mesh.faceMaterial[hovered]} `));
+    expect(await page.getByTestId('hover-tooltip').innerText()).toMatch(new RegExp(`^face ${hovered}\\s+${hoveredName}\\s`));
     await page.mouse.click(cx, cy);
     await expect.poll(() => text('inspector-face')).toBe(String(hovered));
-    expect(await text('inspector-material')).toMatch(new RegExp(`^${mesh.faceMaterial[hovered]} `));
+    expect(await text('inspector-raw')).toBe(rawValue(gameValueNames(mesh.game), mesh.faceMaterial[hovered]!));
     // Away from the mesh, a click clears the selection.
     await page.mouse.click(box.x + 4, box.y + 4);
     await expect.poll(() => text('inspector-empty')).toBe('Click a face to inspect it.');
@@ -326,9 +329,9 @@ describe('the viewport, views, picking and project tree in browser mode', () => 
     const c = centroid(mesh, largest);
     const at = (await page.evaluate(([x, y, z]) => (window as unknown as { __walkbench: { toScreen(x: number, y: number, z: number): [number, number] | null } }).__walkbench.toScreen(x!, y!, z!), c))!;
     await page.mouse.move(box.x + at[0], box.y + at[1]);
-    await expect.poll(() => text('status-hover')).toMatch(/face \d+ · flags 0x[0-9a-f]+( \([a-z, ]+\))? · (walkable|not walkable) · owner tile \d+ · /);
+    await expect.poll(() => text('status-hover')).toMatch(/face \d+ · [^·]+ · (walkable|not walkable) · owner tile \d+,\d+ · island #\d+/);
     await page.mouse.click(box.x + at[0], box.y + at[1]);
-    await expect.poll(() => text('inspector-owner')).toMatch(/^tile \d+$/);
+    await expect.poll(() => text('inspector-owner')).toMatch(/^tile \d+,\d+$/);
     await expect.poll(() => viewport().getAttribute('data-drawn')).toBe('true');
     await shot('area');
     if (process.env.WALKBENCH_README_SCREENSHOT === '1') {

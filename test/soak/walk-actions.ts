@@ -710,7 +710,13 @@ export async function performAction(a: Action, w: WalkWorld): Promise<StepResult
       const target = w.facts.files.find((f) => f.record.kind === 'walkmesh' && roomIndexOf(f) === a.leadsTo);
       const also = target ? [target.record.id] : [];
       if (a.mode === 'set') {
-        await row.getByTestId('room-link-target').fill(String(a.target));
+        const field = row.getByTestId('room-link-target');
+        // With the room's layout in the project the target is picked among the rooms that share the edge.
+        if ((await field.evaluate((e) => e.tagName)) === 'SELECT') {
+          const offered = await field.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+          if (!offered.includes(String(a.target))) return miss(`room ${a.target} does not share this edge, so the picker does not offer it`);
+          await field.selectOption(String(a.target));
+        } else await field.fill(String(a.target));
         return edit(page, tab.facts.record.id, () => row.getByTestId('room-link-set').click(), also);
       }
       const button = row.getByTestId(a.mode === 'fix' ? 'room-link-fix' : 'room-link-unlink');

@@ -4,6 +4,7 @@ import { rendererDirectory } from '../../services/app-paths';
 import { createEventHub } from '../../../shared/ipc/event-hub';
 import { startBrowserServer } from '../../services/browser-server';
 import { isProjectFile } from '../../services/project-file-sniff';
+import { createRecentProjects, defaultRecentProjectsFile } from '../../services/recent-projects';
 import { checkRegularFile, FileAccessError } from '../../services/file-access';
 import { createWalkbenchService } from '../../services/walkbench-service';
 import { ExitCode, parseArgs, UsageError, type CliIo } from '../cli-io';
@@ -60,7 +61,14 @@ export async function serveCommand(args: string[], io: Pick<CliIo, 'out' | 'err'
   let server;
   try {
     server = await startBrowserServer({
-      service: createWalkbenchService({ startupFile, startupIsProject: project !== null, events, onClose: (c) => (closeService = c) }),
+      service: createWalkbenchService({
+        startupFile,
+        startupIsProject: project !== null,
+        events,
+        onClose: (c) => (closeService = c),
+        // File ▸ Recent and Reopen last on the page's start screen.
+        recentProjects: createRecentProjects(defaultRecentProjectsFile()),
+      }),
       events,
       rendererDir,
       port,

@@ -34,6 +34,8 @@ export interface ImportOptions {
   /** NWN2: folders searched for the MDB models and placeables.2da the imported placeables need. */
   modelDirs?: readonly string[];
   twoDaDir?: string;
+  /** Files the caller already holds as bytes (a file dropped on the app's window), imported after the sources'. */
+  given?: readonly ImportCandidate[];
   onProgress?(progress: ImportProgress): void;
 }
 
@@ -72,12 +74,15 @@ function placeModule(gameModule: string, c: ImportCandidate, kind: FileKind, hel
  * rerun reports the rest.
  */
 export async function importSources(store: ProjectStore, sources: readonly string[], options: ImportOptions = {}): Promise<ImportReport> {
-  const candidates = await collectLayoutCandidates(sources, {
-    game: store.info().game,
-    ...(options.module !== undefined ? { module: options.module } : {}),
-    ...(options.modelDirs !== undefined ? { modelDirs: options.modelDirs } : {}),
-    ...(options.twoDaDir !== undefined ? { twoDaDir: options.twoDaDir } : {}),
-  });
+  const candidates = [
+    ...(await collectLayoutCandidates(sources, {
+      game: store.info().game,
+      ...(options.module !== undefined ? { module: options.module } : {}),
+      ...(options.modelDirs !== undefined ? { modelDirs: options.modelDirs } : {}),
+      ...(options.twoDaDir !== undefined ? { twoDaDir: options.twoDaDir } : {}),
+    })),
+    ...(options.given ?? []),
+  ];
   const projectFiles = store.listFiles();
   const held = new Map(projectFiles.map((f) => [fileKey(f.module, f.name), f]));
   const moduleOf = await importModuleNamer(store, candidates, { game: store.info().game, named: options.module !== undefined, projectFiles });

@@ -99,6 +99,10 @@ export function describeEdit(cmd: EditCommand): string {
       return `Split area ${cmd.area}`;
     case 'merge-areas':
       return `Merge area ${cmd.remove} into ${cmd.keep}`;
+    case 'create-face-at-point':
+      return 'Create triangle to a new point';
+    case 'source-create-area':
+      return 'Create area';
     default:
       return 'Edit walkmesh';
   }
@@ -113,6 +117,11 @@ export function describeDocumentEdit(cmd: DocumentEditCommand): string {
       return `Connect area ${cmd.from} to ${cmd.to} (${DIRECTIONS[cmd.direction] ?? cmd.direction}${cmd.twoWay ? ', both ways' : ''})`;
     case 'source-disconnect':
       return `Disconnect area ${cmd.from} from ${cmd.to} (${DIRECTIONS[cmd.direction] ?? cmd.direction}${cmd.twoWay ? ', both ways' : ''})`;
+    case 'source-set-place': {
+      const n = cmd.areas.length;
+      const what = n === 1 ? `area ${cmd.areas[0]}` : `${n} areas`;
+      return cmd.places !== undefined ? `Set the place of ${what}` : cmd.place === 0 ? `Clear the place of ${what}` : `Paint place ${cmd.place} on ${what}`;
+    }
     case 'kotor-set-transition':
       return cmd.target < 0 ? `Unlink face ${cmd.face} edge ${cmd.edge}` : `Link face ${cmd.face} edge ${cmd.edge} to room ${cmd.target}`;
     case 'nwn2-add-cutter':
@@ -129,6 +138,16 @@ export function describeDocumentEdit(cmd: DocumentEditCommand): string {
       return `Rotate placeable ${cmd.index}`;
     case 'skyrim-set-triangle-flags':
       return `Set cover of ${cmd.triangles.length} triangle${cmd.triangles.length === 1 ? '' : 's'}`;
+    case 'skyrim-link-edges':
+      return `Link ${cmd.sides.length / 5} navmesh edge side(s)`;
+    case 'skyrim-unlink-edges':
+      return `Unlink ${cmd.sides.length / 3} navmesh edge side(s)`;
+    case 'skyrim-finalize':
+      return cmd.triangle !== undefined ? `Fix links of triangle ${cmd.triangle}` : 'Finalize navmeshes (link edges)';
+    case 'source-add-ladder':
+      return 'Add ladder';
+    case 'source-remove-ladder':
+      return `Remove ladder ${cmd.id}`;
     default:
       return 'Edit document';
   }

@@ -24,6 +24,8 @@ export interface OpenTab {
   showBaked?: boolean;
   /** The report shown is from before the last edit; the edited bytes' report is on its way. */
   reportPending?: boolean;
+  /** A file opened from its bytes (dropped, or chosen in the browser): kept so it can be added to the project. */
+  blob?: File;
   /** performance.now() when the open was asked for, for the time-to-first-frame figure. */
   requestedAt: number;
   /** performance.now() when the services' answer arrived (read, validated, transferred, decoded). */
@@ -63,7 +65,7 @@ export const useDocumentStore = defineStore('document', () => {
   const report = computed(() => opened.value?.report ?? null);
   const findings = computed(() => (report.value ? [...report.value.errors, ...report.value.warnings] : []));
 
-  async function run(key: string, name: string, load: () => Promise<OpenedFile>): Promise<void> {
+  async function run(key: string, name: string, load: () => Promise<OpenedFile>, blob?: File): Promise<void> {
     const existing = tabs.value.find((t) => t.key === key);
     if (existing && !key.startsWith('bytes:')) {
       activeKey.value = key;
@@ -76,7 +78,7 @@ export const useDocumentStore = defineStore('document', () => {
     error.value = null;
     try {
       const file = markRaw(await load());
-      tabs.value = [...tabs.value, markRaw({ key, file, requestedAt, loadedAt: performance.now() })];
+      tabs.value = [...tabs.value, markRaw({ key, file, requestedAt, loadedAt: performance.now(), ...(blob ? { blob } : {}) })];
       activeKey.value = key;
       state.value = 'ready';
     } catch (e) {
@@ -144,7 +146,7 @@ export const useDocumentStore = defineStore('document', () => {
     await run(`bytes:${++bytesOpened}`, file.name, async () => {
       const bytes = new Uint8Array(await file.arrayBuffer());
       return client!.call('files.openBytes', { name: file.name, bytes });
-    });
+    }, file);
   }
 
   function activate(key: string): void {

@@ -244,7 +244,8 @@ export const useEditStore = defineStore('edit', () => {
       // An answer about an older revision than the tab shows waits for the newer one's.
       if (!tab || tab.file.projectFile?.revision !== r.revision) return;
       setReport(key, r.report, false);
-      projects.mergeStates([r.state], s);
+      // The files that follow it (an NWN2 area's TRN, GIT and TRX) leave their "not written yet" state with it.
+      projects.mergeStates([r.state, ...r.related], s);
       reportRevision.value++;
     } catch (e) {
       if (!staleProject(e)) error.value = describe(e);

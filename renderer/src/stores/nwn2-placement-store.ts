@@ -1,6 +1,7 @@
 import { defineStore } from 'pinia';
 import { computed, inject, markRaw, ref, shallowRef, watch } from 'vue';
 import type { GitPlacements } from '../../../shared/ipc/edits-contract';
+import { refuseClose, type Point3, type SnapKind } from '../tools/cutter-outline';
 import { WalkbenchRpcError } from '../../../shared/ipc/rpc-error';
 import { clientKey } from '../transport/client-key';
 import { useEditStore } from './edit-store';
@@ -22,6 +23,16 @@ export const useNwn2PlacementStore = defineStore('nwn2-placements', () => {
   const bearing = ref(0);
   const newAppearance = ref('');
   const newResRef = ref('');
+  /**
+   * The viewport tool of the NWN2 bar, over the place tool: the picked placeable's gizmo
+   * (drag to move, ring to turn), or drawing a cutter corner by corner. Null: neither.
+   */
+  const mode = ref<'placeable' | 'cutter' | null>(null);
+  /** The corners of the cutter being drawn, and where the next one would go (snapped) with why not, if it cannot. */
+  const draft = ref<Point3[]>([]);
+  const cursor = shallowRef<{ point: Point3; snap: SnapKind; refused: string | null; closes: boolean } | null>(null);
+  /** The placeable gizmo's drag in progress, for the readout: the move (game units) or the turn (degrees). */
+  const drag = shallowRef<{ kind: 'move' | 'turn'; delta: [number, number, number]; turn: number; snapped: boolean } | null>(null);
 
   const selectedCutter = computed(() => placements.value?.cutters.find((c) => c.index === cutter.value) ?? null);
   const selectedPlaceable = computed(() => placements.value?.placeables.find((p) => p.index === placeable.value) ?? null);
@@ -43,6 +54,37 @@ export const useNwn2PlacementStore = defineStore('nwn2-placements', () => {
   }
 
   watch(() => [edit.gitFileId, edit.revision], () => void refresh(), { immediate: true });
+  // Another tool put down the NWN2 one; a new tab or file drops a half-drawn cutter.
+  watch(() => edit.tool, (t) => {
+    if (t !== 'place') setMode(null);
+  });
+  watch(() => edit.gitFileId, () => {
+    draft.value = [];
+    cursor.value = null;
+  });
+
+  function setMode(next: 'placeable' | 'cutter' | null): void {
+    if (next !== null) edit.tool = 'place';
+    if (next !== 'cutter') {
+      draft.value = [];
+      cursor.value = null;
+    }
+    drag.value = null;
+    mode.value = next;
+  }
+
+  /** Ends the cutter being drawn as a new cutter of the GIT (one edit), or says why it cannot. */
+  async function closeDraft(): Promise<void> {
+    const pts = draft.value;
+    const refused = refuseClose(pts.flatMap((p) => [p[0], p[1]]));
+    if (!edit.need(refused ?? '', refused === null)) return;
+    await edit.applyToGit({ kind: 'nwn2-add-cutter', polygon: pts.flatMap((p) => [p[0], p[1]]), z: pts[0]![2] });
+    if (!edit.error) {
+      draft.value = [];
+      cursor.value = null;
+    }
+  }
+
   // Picking a placeable shows its bearing, so Turn starts from where it is.
   watch(selectedPlaceable, (p) => {
     if (p) bearing.value = Math.round(p.bearing * 100) / 100;
@@ -95,5 +137,8 @@ export const useNwn2PlacementStore = defineStore('nwn2-placements', () => {
     }
   }
 
-  return { placements, cutter, placeable, bearing, newAppearance, newResRef, selectedCutter, selectedPlaceable, refresh, editCorners, updateCutter, deleteCutter, addPlaceable };
+  return {
+    placements, cutter, placeable, bearing, newAppearance, newResRef, selectedCutter, selectedPlaceable, mode, draft, cursor, drag,
+    refresh, editCorners, updateCutter, deleteCutter, addPlaceable, setMode, closeDraft,
+  };
 });

@@ -89,8 +89,8 @@ function distanceToSegment(px: number, py: number, a: readonly number[], b: read
  * arrow pointing at the camera, a square seen edge-on, or one whose grab point another
  * handle covers on screen, is left out.
  */
-export function handleScreenPoints(centre: readonly number[], length: number, project: ScreenProjector): Partial<Record<GizmoHandle, [number, number]>> {
-  const shown = visibleHandles(centre, length, project);
+export function handleScreenPoints(centre: readonly number[], length: number, project: ScreenProjector, only?: readonly GizmoHandle[]): Partial<Record<GizmoHandle, [number, number]>> {
+  const shown = visibleHandles(centre, length, project, only);
   const out: Partial<Record<GizmoHandle, [number, number]>> = {};
   for (const id of GIZMO_HANDLES) {
     const p = shown[id];
@@ -99,7 +99,14 @@ export function handleScreenPoints(centre: readonly number[], length: number, pr
   return out;
 }
 
-function visibleHandles(centre: readonly number[], length: number, project: ScreenProjector): Partial<Record<GizmoHandle, [number, number]>> {
+/** The handles shown and takeable; `only` keeps a gizmo that shows some handles (NWN2 placeables) to those. */
+function visibleHandles(centre: readonly number[], length: number, project: ScreenProjector, only?: readonly GizmoHandle[]): Partial<Record<GizmoHandle, [number, number]>> {
+  const out = visibleHandlesAll(centre, length, project);
+  if (only) for (const id of GIZMO_HANDLES) if (!only.includes(id)) delete out[id];
+  return out;
+}
+
+function visibleHandlesAll(centre: readonly number[], length: number, project: ScreenProjector): Partial<Record<GizmoHandle, [number, number]>> {
   const out: Partial<Record<GizmoHandle, [number, number]>> = {};
   const c = project(centre[0]!, centre[1]!, centre[2]!);
   if (!c) return out;
@@ -143,8 +150,8 @@ function ringArea(ring: readonly number[]): number {
  * The handle under a canvas point, or null: the centre first, then the nearest arrow
  * within reach, then a plane square the point is inside.
  */
-export function handleAt(px: number, py: number, centre: readonly number[], length: number, project: ScreenProjector): GizmoHandle | null {
-  return pick(px, py, centre, length, project, visibleHandles(centre, length, project));
+export function handleAt(px: number, py: number, centre: readonly number[], length: number, project: ScreenProjector, only?: readonly GizmoHandle[]): GizmoHandle | null {
+  return pick(px, py, centre, length, project, visibleHandles(centre, length, project, only));
 }
 
 function pick(px: number, py: number, centre: readonly number[], length: number, project: ScreenProjector, shown: Partial<Record<GizmoHandle, [number, number]>>): GizmoHandle | null {

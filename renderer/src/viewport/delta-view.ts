@@ -79,7 +79,8 @@ const OTHERS = / other values$/;
 function materialLegend(before: readonly LegendEntry[], change: DeltaChange, mesh: Walkmesh): { legend: LegendEntry[]; colourOf: Map<number, Rgb> } | null {
   const named = before.filter((e) => !OTHERS.test(e.label));
   const rest = before.find((e) => OTHERS.test(e.label));
-  const valueOf = (e: LegendEntry) => Number(/^(\d+) /.exec(e.label)?.[1] ?? Number.NaN);
+  // The legend names values as the game does; the stored value rides along (decimal or 0x…).
+  const valueOf = (e: LegendEntry) => (e.raw !== undefined ? Number(e.raw) : Number.NaN);
   const counts = new Map<number, number>();
   for (const e of named) counts.set(valueOf(e), e.faces);
   const lowest = named.length > 0 ? named[named.length - 1]!.faces : 0;

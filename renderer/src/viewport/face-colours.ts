@@ -1,5 +1,7 @@
 import { NO_OWNER, type Walkmesh } from '../../../shared/model/walkmesh';
 import { NO_ISLAND } from '../../../shared/views/face-islands';
+import { gameValueNames, rawValue, valueColour, valueName, type GameValueNames } from '../../../shared/views/game-attribute-names';
+import { islandName, ownerName } from '../../../shared/views/game-place-names';
 
 export type ColourMode = 'walkable' | 'material' | 'island' | 'owner';
 
@@ -9,6 +11,8 @@ export interface LegendEntry {
   label: string;
   colour: Rgb;
   faces: number;
+  /** The stored value behind a material/flags entry, for experts (a tooltip). */
+  raw?: string;
 }
 
 export interface FaceColouring {
@@ -17,25 +21,37 @@ export interface FaceColouring {
   legend: LegendEntry[];
 }
 
-export const WALKABLE_RGB: Rgb = [0.33, 0.72, 0.38];
-export const NON_WALKABLE_RGB: Rgb = [0.85, 0.3, 0.26];
+/**
+ * Okabe–Ito (2008) colours, told apart with protanopia and deuteranopia too: walkable is
+ * their bluish green, blocked their vermilion (still green- and red-dominant, as designers
+ * expect). Overlays (overlay-colours.ts) are checked for contrast against every colour here.
+ */
+export const WALKABLE_RGB: Rgb = [0, 0.62, 0.45];
+export const NON_WALKABLE_RGB: Rgb = [0.84, 0.37, 0];
 export const OTHER_RGB: Rgb = [0.55, 0.57, 0.6];
 
-/** Distinct, readable on the dark background; values beyond it share OTHER_RGB. */
+/**
+ * Material / flags colours: the seven Okabe–Ito colours (without black), then lighter and
+ * darker steps of them, so the first seven values are safe for colour-blind designers and
+ * the rest still differ in lightness. Values beyond them share OTHER_RGB.
+ */
 const PALETTE: readonly Rgb[] = [
-  [0.3, 0.62, 0.95],
-  [0.96, 0.66, 0.23],
-  [0.42, 0.8, 0.45],
-  [0.88, 0.35, 0.55],
-  [0.62, 0.48, 0.9],
-  [0.25, 0.8, 0.8],
-  [0.9, 0.85, 0.3],
-  [0.85, 0.45, 0.3],
-  [0.55, 0.75, 0.25],
-  [0.95, 0.55, 0.8],
-  [0.45, 0.55, 0.75],
-  [0.75, 0.6, 0.45],
+  [0.34, 0.71, 0.91],
+  [0.9, 0.62, 0],
+  [0, 0.62, 0.45],
+  [0.8, 0.47, 0.65],
+  [0.94, 0.89, 0.26],
+  [0, 0.45, 0.7],
+  [0.84, 0.37, 0],
+  [0.62, 0.84, 0.96],
+  [0.5, 0.33, 0],
+  [0.55, 0.86, 0.74],
+  [0.45, 0.2, 0.36],
+  [0.98, 0.8, 0.55],
 ];
+
+/** Every colour the material / flags colouring can give a face (for the contrast rule). */
+export const MATERIAL_COLOURS: readonly Rgb[] = [...PALETTE, OTHER_RGB];
 
 /**
  * Faces of one area, room or tile look alike in the walkable view; a small brightness
@@ -44,21 +60,21 @@ const PALETTE: readonly Rgb[] = [
 export function ownerShade(owner: number): number {
   let h = Math.imul(owner ^ 0x9e3779b9, 0x85ebca6b) >>> 0;
   h ^= h >>> 13;
-  return 0.88 + ((h & 0xff) / 255) * 0.24;
+  return OWNER_SHADE_MIN + ((h & 0xff) / 255) * OWNER_SHADE_SPAN;
 }
 
-function formatMaterial(value: number): string {
-  return value === 0 ? '0 (none)' : `${value} (0x${value.toString(16)})`;
-}
+const OWNER_SHADE_MIN = 0.88;
+const OWNER_SHADE_SPAN = 0.24;
 
 /**
  * Per-face colours for every walkmesh and the legend that explains them, in either mode:
- * walkable/non-walkable, or one colour per material/flags value (the most used values
- * first; the twelfth and later share one colour).
+ * walkable/non-walkable, or one colour per material/flags value, named and coloured as the
+ * game names it (shared/views/game-attribute-names.ts; the most used values first; the
+ * thirteenth and later share one grey).
  */
 export function colourFaces(meshes: readonly Walkmesh[], mode: ColourMode, faceIsland: readonly Int32Array[] = []): FaceColouring {
   const faceRgb = meshes.map((m) => new Float32Array(m.faceWalkable.length * 3));
-  if (mode === 'island') return colourByKey(meshes, faceRgb, (i) => faceIsland[i], NO_ISLAND, (k) => `island ${k}`, 'not walkable', true);
+  if (mode === 'island') return colourByKey(meshes, faceRgb, (i) => faceIsland[i], NO_ISLAND, islandName, 'not walkable', true);
   if (mode === 'owner') return colourByKey(meshes, faceRgb, (i) => meshes[i]!.faceOwner, NO_OWNER, ownerLabel(meshes), 'no owner', false);
   if (mode === 'walkable') {
     let walkable = 0;
@@ -85,11 +101,25 @@ export function colourFaces(meshes: readonly Walkmesh[], mode: ColourMode, faceI
     };
   }
 
+  const names: GameValueNames | null = meshes[0] ? gameValueNames(meshes[0].game) : null;
   const counts = new Map<number, number>();
   for (const mesh of meshes) for (const v of mesh.faceMaterial) counts.set(v, (counts.get(v) ?? 0) + 1);
-  const ranked = [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  // Values that differ only in bits the format manages (winding, edge links) read alike: one entry.
+  const groups = new Map<string, { values: number[]; faces: number }>();
+  for (const [value, faces] of [...counts.entries()].sort((a, b) => a[0] - b[0])) {
+    const label = names ? valueName(names, value) : String(value);
+    const g = groups.get(label);
+    if (g) {
+      g.values.push(value);
+      g.faces += faces;
+    } else groups.set(label, { values: [value], faces });
+  }
+  const ranked = [...groups.entries()].sort((a, b) => b[1].faces - a[1].faces || a[1].values[0]! - b[1].values[0]!);
   const colourOf = new Map<number, Rgb>();
-  ranked.slice(0, PALETTE.length).forEach(([value], i) => colourOf.set(value, PALETTE[i]!));
+  ranked.slice(0, PALETTE.length).forEach(([, g], i) => {
+    const c = names ? valueColour(names, g.values[0]!) : PALETTE[i]!;
+    for (const v of g.values) colourOf.set(v, c);
+  });
   meshes.forEach((mesh, i) => {
     const out = faceRgb[i]!;
     for (let f = 0; f < mesh.faceMaterial.length; f++) {
@@ -101,30 +131,78 @@ export function colourFaces(meshes: readonly Walkmesh[], mode: ColourMode, faceI
   });
   const legend: LegendEntry[] = ranked
     .slice(0, PALETTE.length)
-    .map(([value, faces], i) => ({ label: formatMaterial(value), colour: PALETTE[i]!, faces }));
+    .map(([label, g]) => ({ label, colour: colourOf.get(g.values[0]!)!, faces: g.faces, raw: g.values.map((v) => (names ? rawValue(names, v) : String(v))).join(', ') }));
   const rest = ranked.slice(PALETTE.length);
   if (rest.length > 0) {
-    legend.push({ label: `${rest.length} other values`, colour: OTHER_RGB, faces: rest.reduce((n, [, c]) => n + c, 0) });
+    legend.push({ label: `${rest.length} other values`, colour: OTHER_RGB, faces: rest.reduce((n, [, g]) => n + g.faces, 0) });
   }
   return { faceRgb, legend };
 }
 
-function ownerLabel(meshes: readonly Walkmesh[]): (owner: number) => string {
-  const game = meshes[0]?.game;
-  const noun = game === 'nwn2' ? 'tile' : game === 'source' ? 'area' : game === 'skyrim' ? 'navmesh' : 'room';
-  return (owner) => `${noun} ${owner}`;
+/** How the legend, hover and inspector name an owner of these walkmeshes (one naming everywhere). */
+export function ownerLabel(meshes: readonly Walkmesh[]): (owner: number) => string {
+  const first = meshes[0];
+  // A KotOR layout opened as its area: each walkmesh is one room, named by the LYT (kotor-layout-view.ts).
+  const rooms = new Map<number, string>();
+  if (first?.game === 'kotor' && meshes.length > 1) for (const m of meshes) if (m.faceOwner.length > 0) rooms.set(m.faceOwner[0]!, m.name);
+  return (owner) => rooms.get(owner) ?? (first ? ownerName(first, owner) : String(owner));
 }
 
-/** Golden-angle hues: neighbouring keys get far-apart colours, any number of keys stays distinct. */
+/**
+ * A viridis-like ramp (dark blue, teal, green, yellow; its darkest fifth left out so faces
+ * stay off the background): lightness rises along it, so colour-blind designers tell its
+ * steps apart too.
+ */
+const RAMP: readonly Rgb[] = [
+  [0.23, 0.32, 0.55],
+  [0.17, 0.44, 0.56],
+  [0.13, 0.57, 0.55],
+  [0.21, 0.69, 0.47],
+  [0.48, 0.82, 0.32],
+  [0.99, 0.91, 0.14],
+];
+
+/** The ramp at t in 0..1. */
+export function rampColour(t: number): Rgb {
+  const x = Math.min(1, Math.max(0, t)) * (RAMP.length - 1);
+  const i = Math.min(RAMP.length - 2, Math.floor(x));
+  const f = x - i;
+  const a = RAMP[i]!;
+  const b = RAMP[i + 1]!;
+  return [a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f, a[2] + (b[2] - a[2]) * f];
+}
+
+/**
+ * Keys step along the ramp by the golden ratio: neighbouring keys land far apart on it,
+ * and any number of keys stays spread over it.
+ */
 export function keyColour(key: number): Rgb {
-  const h = ((key * 137.508) % 360) / 60;
-  const s = 0.62;
-  const v = key % 2 === 0 ? 0.92 : 0.74;
-  const c = v * s;
-  const x = c * (1 - Math.abs((h % 2) - 1));
-  const m = v - c;
-  const [r, g, b] = h < 1 ? [c, x, 0] : h < 2 ? [x, c, 0] : h < 3 ? [0, c, x] : h < 4 ? [0, x, c] : h < 5 ? [x, 0, c] : [c, 0, x];
-  return [r + m, g + m, b + m];
+  const t = (key * 0.6180339887498949) % 1;
+  return rampColour(t < 0 ? t + 1 : t);
+}
+
+/** Non-walkable faces in the island and owner colourings keep their key's hue at this lightness. */
+export const BLOCKED_SHADE = 0.45;
+
+/**
+ * Every colour a colouring can give a face, for the contrast rule of the overlays: keyed
+ * colourings sample the whole ramp (keys fall anywhere on it), bright and as blocked faces.
+ */
+export function colouringColours(mode: ColourMode): Rgb[] {
+  if (mode === 'material') return [...MATERIAL_COLOURS];
+  if (mode === 'walkable') {
+    const out: Rgb[] = [];
+    for (const base of [WALKABLE_RGB, NON_WALKABLE_RGB]) {
+      for (const s of [OWNER_SHADE_MIN, 1, OWNER_SHADE_MIN + OWNER_SHADE_SPAN]) out.push([Math.min(1, base[0] * s), Math.min(1, base[1] * s), Math.min(1, base[2] * s)]);
+    }
+    return out;
+  }
+  const out: Rgb[] = [OTHER_RGB];
+  for (let i = 0; i <= 200; i++) {
+    const c = rampColour(i / 200);
+    out.push(c, [c[0] * BLOCKED_SHADE, c[1] * BLOCKED_SHADE, c[2] * BLOCKED_SHADE]);
+  }
+  return out;
 }
 
 /** The legend lists the largest keys; a map with 900 areas would not fit the panel. */
@@ -162,7 +240,7 @@ function colourByKey(
       const k = keys ? keys[f]! : none;
       const c = k === none ? OTHER_RGB : colourOf(k);
       // Non-walkable faces keep their owner's hue, darker, so walls still read as walls.
-      const s = mesh.faceWalkable[f] === 0 && k !== none ? 0.45 : 1;
+      const s = mesh.faceWalkable[f] === 0 && k !== none ? BLOCKED_SHADE : 1;
       out[f * 3] = c[0] * s;
       out[f * 3 + 1] = c[1] * s;
       out[f * 3 + 2] = c[2] * s;

@@ -1,15 +1,19 @@
-import { SURFACE_MATERIAL_LABELS } from '../../../shared/formats/kotor/surface-materials';
-import { TRI_DELETED, TRI_DOOR, TRI_FOUND, TRI_PREFERRED, TRI_WATER } from '../../../shared/formats/skyrim/nvnm-document';
-import { TriangleFlag } from '../../../shared/formats/nwn2/aswm-document';
-import { NO_OWNER, type Walkmesh } from '../../../shared/model/walkmesh';
 import { NO_ISLAND } from '../../../shared/views/face-islands';
+import { gameValueNames, rawValue, valueName } from '../../../shared/views/game-attribute-names';
+import { islandName } from '../../../shared/views/game-place-names';
+import { ownerLabel } from './face-colours';
+import { NO_OWNER, type Walkmesh } from '../../../shared/model/walkmesh';
 
 /** What the status bar and the inspector say about one face. */
 export interface FaceInfo {
   meshName: string;
   face: number;
-  /** Material, flags or attributes as the game names them. */
+  /** Material, flags or attributes as the game names them ("Stone", "crouch, jump"). */
   material: string;
+  /** The stored value for experts: decimal for KotOR materials, hex for flag words. */
+  raw: string;
+  /** "material", "flags" or "attributes": what the game calls the value. */
+  noun: string;
   walkable: boolean;
   owner: string;
   island: string;
@@ -17,41 +21,16 @@ export interface FaceInfo {
   corners: [number, number, number][];
 }
 
-const SKYRIM_FLAGS: [number, string][] = [
-  [TRI_PREFERRED, 'preferred'],
-  [TRI_WATER, 'water'],
-  [TRI_DOOR, 'door'],
-  [TRI_FOUND, 'found'],
-  [TRI_DELETED, 'deleted'],
-];
-
-function hex(v: number): string {
-  return `0x${v.toString(16)}`;
-}
-
+/** The value in the game's words (shared/views/game-attribute-names.ts). */
 export function describeMaterial(mesh: Walkmesh, value: number): string {
-  if (mesh.game === 'kotor') return `${value} ${SURFACE_MATERIAL_LABELS[value] ?? '(unknown material)'}`;
-  if (mesh.game === 'skyrim') {
-    const names = SKYRIM_FLAGS.filter(([bit]) => (value & bit) !== 0).map(([, n]) => n);
-    return `flags ${hex(value)}${names.length ? ` (${names.join(', ')})` : ''}`;
-  }
-  if (mesh.game === 'source') return `attributes ${hex(value)}`;
-  if (mesh.game === 'nwn2') {
-    const names = Object.entries(TriangleFlag).filter(([, bit]) => (value & bit) !== 0).map(([n]) => n);
-    return `flags ${hex(value)}${names.length ? ` (${names.join(', ')})` : ''}`;
-  }
-  return `flags ${hex(value)}`;
-}
-
-function ownerNoun(mesh: Walkmesh): string {
-  return mesh.game === 'nwn2' ? 'tile' : mesh.game === 'source' ? 'area' : mesh.game === 'skyrim' ? 'navmesh' : 'room';
+  return valueName(gameValueNames(mesh.game), value);
 }
 
 /**
  * What the panels say about a face, or null when the mesh no longer has it: a selection or
  * hover can outlive an edit that removed faces (an undo of a created face).
  */
-export function faceInfo(mesh: Walkmesh, face: number, faceIsland: Int32Array | undefined): FaceInfo | null {
+export function faceInfo(mesh: Walkmesh, face: number, faceIsland: Int32Array | undefined, meshes: readonly Walkmesh[] = [mesh]): FaceInfo | null {
   if (!Number.isInteger(face) || face < 0 || face * 3 >= mesh.triangles.length) return null;
   const owner = mesh.faceOwner[face]!;
   const island = faceIsland?.[face] ?? NO_ISLAND;
@@ -64,9 +43,12 @@ export function faceInfo(mesh: Walkmesh, face: number, faceIsland: Int32Array | 
     meshName: mesh.name,
     face,
     material: describeMaterial(mesh, mesh.faceMaterial[face]!),
+    raw: rawValue(gameValueNames(mesh.game), mesh.faceMaterial[face]!),
+    noun: gameValueNames(mesh.game).noun,
     walkable: mesh.faceWalkable[face] !== 0,
-    owner: owner === NO_OWNER ? 'none' : `${ownerNoun(mesh)} ${owner}`,
-    island: island === NO_ISLAND ? 'none (not walkable)' : `island ${island}`,
+    // Named as the owner legend names it (a KotOR layout's rooms by their LYT names).
+    owner: owner === NO_OWNER ? 'none' : ownerLabel(meshes)(owner),
+    island: islandName(island),
     corners,
   };
 }

@@ -71,10 +71,12 @@ export class FileViewData {
     return b;
   }
 
-  /** The nearest face along a game-space ray over every walkmesh, or null. */
-  pick(origin: readonly number[], dir: readonly number[]): FacePick | null {
+  /** The nearest face along a game-space ray over every walkmesh (those `shown`, when given), or null. */
+  pick(origin: readonly number[], dir: readonly number[], shown: ReadonlySet<number> | null = null): FacePick | null {
     let best: FacePick | null = null;
     for (let i = 0; i < this.file.walkmeshes.length; i++) {
+      // An isolated cell or navmesh: the hidden walkmeshes are not picked through.
+      if (shown !== null && !shown.has(i)) continue;
       const hit = raycastBvh(this.bvh(i), origin[0]!, origin[1]!, origin[2]!, dir[0]!, dir[1]!, dir[2]!, best?.t ?? Infinity);
       if (hit && (!best || hit.t < best.t)) best = { mesh: i, face: hit.face, t: hit.t };
     }

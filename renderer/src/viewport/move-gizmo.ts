@@ -5,6 +5,7 @@ import { Color3 } from '@babylonjs/core/Maths/math.color';
 import { Vector3 } from '@babylonjs/core/Maths/math.vector';
 import { CreateCylinder } from '@babylonjs/core/Meshes/Builders/cylinderBuilder';
 import { CreateSphere } from '@babylonjs/core/Meshes/Builders/sphereBuilder';
+import { CreateTorus } from '@babylonjs/core/Meshes/Builders/torusBuilder';
 import { LinesMesh } from '@babylonjs/core/Meshes/linesMesh';
 import { Mesh } from '@babylonjs/core/Meshes/mesh';
 import { VertexData } from '@babylonjs/core/Meshes/mesh.vertexData';
@@ -34,6 +35,8 @@ const COLOURS: Record<GizmoHandle, Color3> = {
 /** White, not the selection's yellow: the handle under the pointer must stand out over a selected face. */
 const HOT = new Color3(1, 1, 1);
 const PREVIEW = new Vector3(1, 0.85, 0.1);
+/** The rotation ring: yellow, apart from the three axis colours. */
+const RING = new Color3(1, 0.8, 0.15);
 
 /**
  * The move tool's gizmo drawn in the walkmesh's scene: arrows along the game axes, plane
@@ -46,6 +49,11 @@ export class MoveGizmo {
   private readonly root: TransformNode;
   private readonly materials = new Map<GizmoHandle, StandardMaterial>();
   private readonly meshes: Mesh[] = [];
+  /** Each handle's meshes, so a gizmo can show some handles only (the NWN2 placeable gizmo). */
+  private readonly byHandle = new Map<GizmoHandle, Mesh[]>();
+  /** The rotation ring about Z (NWN2 placeables), when shown; its radius is a fraction of the length. */
+  private ring: Mesh | null = null;
+  private ringMaterial: StandardMaterial | null = null;
   private readonly observer: Observer<Scene>;
   private at: Vec3 | null = null;
   private hot: GizmoHandle | null = null;
@@ -56,8 +64,8 @@ export class MoveGizmo {
   private previewBase: Float32Array | null = null;
 
   constructor(
-    private readonly scene: Scene,
-    private readonly camera: ArcRotateCamera,
+    readonly scene: Scene,
+    readonly camera: ArcRotateCamera,
     private readonly canvas: HTMLCanvasElement,
   ) {
     this.root = new TransformNode('move gizmo', scene);
@@ -122,6 +130,43 @@ export class MoveGizmo {
     mesh.isPickable = false;
     mesh.renderingGroupId = GIZMO_GROUP;
     this.meshes.push(mesh);
+    const list = this.byHandle.get(id) ?? [];
+    list.push(mesh);
+    this.byHandle.set(id, list);
+  }
+
+  /** Shows only these handles (null: all of them). */
+  showOnly(handles: readonly GizmoHandle[] | null): void {
+    for (const [id, list] of this.byHandle) for (const m of list) m.setEnabled(handles === null || handles.includes(id));
+  }
+
+  /**
+   * A ring about the game Z axis at `radius` (a fraction of the arrows' length, so it keeps
+   * its size on screen), for turning; null removes it. Babylon's torus lies in its XZ
+   * plane, which is the game's ground plane.
+   */
+  setRing(radius: number | null): void {
+    this.ring?.dispose();
+    this.ring = null;
+    if (radius === null) return;
+    this.ringMaterial ??= (() => {
+      const m = new StandardMaterial('move gizmo ring', this.scene);
+      m.disableLighting = true;
+      m.emissiveColor = RING;
+      m.backFaceCulling = false;
+      return m;
+    })();
+    const ring = CreateTorus('move gizmo ring', { diameter: radius * 2, thickness: 0.03, tessellation: 64 }, this.scene);
+    ring.parent = this.root;
+    ring.material = this.ringMaterial;
+    ring.isPickable = false;
+    ring.renderingGroupId = GIZMO_GROUP;
+    this.ring = ring;
+  }
+
+  /** Marks the ring as under the pointer (or being dragged). */
+  setRingHot(on: boolean): void {
+    if (this.ringMaterial) this.ringMaterial.emissiveColor = on ? HOT : RING;
   }
 
   /** Shows the gizmo at a game-space point, or hides it for null. */
@@ -223,6 +268,8 @@ export class MoveGizmo {
     this.scene.onBeforeRenderObservable.remove(this.observer);
     this.clearPreview();
     for (const m of this.meshes) m.dispose();
+    this.ring?.dispose();
+    this.ringMaterial?.dispose();
     for (const m of this.materials.values()) m.dispose();
     this.root.dispose();
   }

@@ -14,13 +14,19 @@ import { Scene } from '@babylonjs/core/scene';
 import type { Walkmesh } from '../../../shared/model/walkmesh';
 import { boxEdges, type LineOverlay, type OverlayId } from '../../../shared/views/view-overlay';
 import { drawnBoxClasses } from './box-budget';
-import { overlayClassColour } from './overlay-colours';
+import { overlayClassColour, TOOL_COLOURS } from './overlay-colours';
+import { CasedLines, segmentLines, type LineGroup } from './cased-lines';
 import { buildFlatMesh, flatVertexColours, gameBounds, gameToBabylon, writeFlatFace, type GameBounds } from './game-to-babylon';
 import { buildGrid, type GridLineKind } from './grid-lines';
 import { MoveGizmo } from './move-gizmo';
 
 const BACKGROUND = new Color4(0.114, 0.129, 0.153, 1);
 const WHITE_RGB = [1, 1, 1] as const;
+/**
+ * Views with more segments than this are drawn as plain one-pixel lines without casing: a
+ * cased line is eight vertices, and a 200,000-node AABB view would cost more than it shows.
+ */
+const CASED_SEGMENT_LIMIT = 60_000;
 
 const GRID_COLOURS: Record<GridLineKind, Color4> = {
   minor: new Color4(0.3, 0.33, 0.37, 1),
@@ -31,6 +37,17 @@ const GRID_COLOURS: Record<GridLineKind, Color4> = {
 };
 
 export type HighlightKind = 'hover' | 'selected';
+
+/** A rectangle in canvas CSS pixels (from the canvas's top left). */
+export interface ScreenRect {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+/** Space kept between the framed mesh and the canvas edges or the legend, in CSS pixels. */
+const FRAME_MARGIN_PX = 10;
 
 export interface SceneStats {
   meshes: number;
@@ -59,17 +76,21 @@ export class WalkmeshScene {
   private gridStep: number | null = null;
   private bounds: GameBounds | null = null;
   private readonly resizeObserver: ResizeObserver;
-  private readonly overlays = new Map<OverlayId, LinesMesh>();
+  private readonly overlays = new Map<OverlayId, LinesMesh | CasedLines>();
+  /** Every cased line set alive, to keep their widths in pixels when the canvas resizes. */
+  private readonly cased = new Set<CasedLines>();
   /** The data each shown line system was built from, so an unchanged view is not rebuilt. */
   private readonly overlaySources = new Map<OverlayId, LineOverlay>();
-  private readonly highlights: Record<HighlightKind, { fill: Mesh | null; outline: LinesMesh | null }> = {
+  private readonly highlights: Record<HighlightKind, { fill: Mesh | null; outline: CasedLines | null }> = {
     hover: { fill: null, outline: null },
     selected: { fill: null, outline: null },
   };
   private readonly highlightMaterials: Record<HighlightKind, StandardMaterial>;
   private faceSet: Mesh | null = null;
-  private toolLines: LinesMesh | null = null;
+  private toolLines: CasedLines | null = null;
   private cameraControl = true;
+  /** What covers the canvas (the colour legend), which Frame keeps the mesh out of. */
+  private covered: () => ScreenRect | null = () => null;
   /** Walkmesh meshes built since the page loaded, and edits patched into shown ones (timings hook). */
   private builds = 0;
   private patches = 0;
@@ -107,7 +128,10 @@ export class WalkmeshScene {
     });
     this.highlightMaterials = { hover: this.flatMaterial('hover', new Color3(1, 1, 1), 0.35), selected: this.flatMaterial('selected', new Color3(1, 0.85, 0.1), 0.7) };
     this.engine.runRenderLoop(() => this.scene.render());
-    this.resizeObserver = new ResizeObserver(() => this.engine.resize());
+    this.resizeObserver = new ResizeObserver(() => {
+      this.engine.resize();
+      for (const c of this.cased) c.resize(this.engine.getRenderWidth(), this.engine.getRenderHeight());
+    });
     this.resizeObserver.observe(canvas);
   }
 
@@ -119,7 +143,7 @@ export class WalkmeshScene {
     if (this.shownKey === null) for (const m of this.meshes) m.dispose();
     else for (const m of this.meshes) m.setEnabled(false);
     this.shownKey = key;
-    for (const o of this.overlays.values()) o.dispose();
+    for (const o of this.overlays.values()) this.disposeLines(o);
     this.overlays.clear();
     this.overlaySources.clear();
     this.setHighlight('hover', null);
@@ -166,7 +190,8 @@ export class WalkmeshScene {
    */
   setOverlay(id: OverlayId, overlay: LineOverlay | null): void {
     if (overlay && this.overlaySources.get(id) === overlay) return;
-    this.overlays.get(id)?.dispose();
+    const old = this.overlays.get(id);
+    if (old) this.disposeLines(old);
     this.overlays.delete(id);
     this.overlaySources.delete(id);
     if (!overlay) return;
@@ -214,6 +239,15 @@ export class WalkmeshScene {
       indices[i * 2] = i * 2;
       indices[i * 2 + 1] = i * 2 + 1;
     }
+    if (n <= CASED_SEGMENT_LIMIT) {
+      const groups: LineGroup[] = palette.map((colour) => ({ colour, lines: [] }));
+      const extra: LineGroup = { colour: WHITE_RGB, lines: [] };
+      const all = segmentLines(positions, 0, n);
+      all.forEach((line, i) => (groups[segClass[i]!] ?? extra).lines.push(line));
+      this.overlays.set(id, this.casedLines(`overlay ${id}`, [...groups, extra], 0));
+      this.overlaySources.set(id, overlay);
+      return;
+    }
     const lines = new LinesMesh(`overlay ${id}`, this.scene, null, null, undefined, true);
     const data = new VertexData();
     data.positions = positions;
@@ -223,6 +257,17 @@ export class WalkmeshScene {
     lines.isPickable = false;
     this.overlays.set(id, lines);
     this.overlaySources.set(id, overlay);
+  }
+
+  private casedLines(name: string, groups: readonly LineGroup[], renderingGroupId: number): CasedLines {
+    const c = new CasedLines(this.scene, name, groups, renderingGroupId);
+    this.cased.add(c);
+    return c;
+  }
+
+  private disposeLines(lines: LinesMesh | CasedLines): void {
+    if (lines instanceof CasedLines) this.cased.delete(lines);
+    lines.dispose();
   }
 
   private liftAmount(): number {
@@ -235,7 +280,7 @@ export class WalkmeshScene {
   setHighlight(kind: HighlightKind, corners: Float32Array | null): void {
     const h = this.highlights[kind];
     h.fill?.dispose();
-    h.outline?.dispose();
+    if (h.outline) this.disposeLines(h.outline);
     h.fill = null;
     h.outline = null;
     if (!corners) return;
@@ -248,11 +293,10 @@ export class WalkmeshScene {
     data.applyToMesh(fill);
     fill.material = this.highlightMaterials[kind];
     fill.isPickable = false;
-    const colour = kind === 'selected' ? new Color4(1, 0.85, 0.1, 1) : new Color4(1, 1, 1, 1);
-    const outline = CreateLineSystem(`${kind} outline`, { lines: [[pts[0]!, pts[1]!, pts[2]!, pts[0]!]], colors: [[colour, colour, colour, colour]] }, this.scene);
-    outline.isPickable = false;
+    const colour = kind === 'selected' ? TOOL_COLOURS.selected : TOOL_COLOURS.hovered;
+    const ring = [pts[0]!, pts[1]!, pts[2]!, pts[0]!].flatMap((p) => [p.x, p.y, p.z]);
     // Over everything: a selected face under a floor must still show where it is.
-    outline.renderingGroupId = 1;
+    const outline = this.casedLines(`${kind} outline`, [{ colour, lines: [ring] }], 1);
     h.fill = fill;
     h.outline = outline;
   }
@@ -285,7 +329,13 @@ export class WalkmeshScene {
     const radius = Math.max(Math.hypot(max[0]! - min[0]!, max[1]! - min[1]!, max[2]! - min[2]!) / 2, 0.5);
     // cloneAlphaBetaRadius: keep the viewing angles (a top view stays a top view).
     this.camera.setTarget(new Vector3(cx, cy, cz), false, false, true);
+    this.camera.targetScreenOffset.set(0, 0);
     this.camera.radius = Math.max((radius / Math.sin(this.camera.fov / 2)) * 2, this.camera.lowerRadiusLimit ?? 0);
+  }
+
+  /** Tells Frame what covers the canvas (the colour legend), read each time it frames. */
+  setCoveredArea(covered: () => ScreenRect | null): void {
+    this.covered = covered;
   }
 
   /**
@@ -322,6 +372,17 @@ export class WalkmeshScene {
   }
 
   /** Points the camera at everything shown, from the south-east and above. */
+  /**
+   * Shows only the walkmeshes in `shown` (every one with null) and frames them: a Skyrim
+   * cell or navmesh isolated from the plugin's others.
+   */
+  showOnly(walkmeshes: readonly Walkmesh[], shown: ReadonlySet<number> | null, frame = true): void {
+    this.meshes.forEach((m, i) => m.setEnabled(shown === null || shown.has(i)));
+    const kept = shown === null ? walkmeshes : walkmeshes.filter((_, i) => shown.has(i));
+    if (kept.length > 0) this.bounds = gameBounds(kept);
+    if (frame) this.frameAll();
+  }
+
   frameAll(): void {
     const b = this.bounds;
     if (!b) return;
@@ -337,6 +398,73 @@ export class WalkmeshScene {
     this.camera.upperRadiusLimit = distance * 20;
     this.camera.minZ = Math.max(radius * 0.0005, 0.01);
     this.camera.maxZ = distance * 40;
+    this.camera.targetScreenOffset.set(0, 0);
+    this.keepClearOf(b);
+  }
+
+  /**
+   * Moves and zooms the framed view so the mesh's box, as projected, lies beside or below
+   * what covers the canvas (whichever leaves it larger), never under it. The box's corners
+   * bound every vertex on screen, so the mesh is clear of the legend when they are.
+   */
+  private keepClearOf(b: GameBounds): void {
+    const cover = this.covered();
+    const canvas = this.engine.getRenderingCanvas();
+    const w = canvas?.clientWidth ?? 0;
+    const h = canvas?.clientHeight ?? 0;
+    if (!cover || w <= 0 || h <= 0) return;
+    const m = FRAME_MARGIN_PX;
+    const options: ScreenRect[] = [
+      { left: cover.right + m, top: m, right: w - m, bottom: h - m },
+      { left: m, top: cover.bottom + m, right: w - m, bottom: h - m },
+    ].filter((r) => r.right - r.left > 40 && r.bottom - r.top > 40);
+    const first = this.projectedBox(b);
+    if (!first || options.length === 0) return;
+    const fit = (r: ScreenRect) => Math.min((r.right - r.left) / (first.right - first.left || 1), (r.bottom - r.top) / (first.bottom - first.top || 1));
+    const free = options.reduce((best, r) => (fit(r) > fit(best) ? r : best));
+    for (let i = 0; i < 8; i++) {
+      const box = this.projectedBox(b);
+      if (!box) {
+        this.camera.radius *= 1.25;
+        continue;
+      }
+      const inside = box.left >= free.left && box.right <= free.right && box.top >= free.top && box.bottom <= free.bottom;
+      if (inside && i > 0) return;
+      const scale = Math.max((box.right - box.left) / (free.right - free.left), (box.bottom - box.top) / (free.bottom - free.top), 0.05);
+      // Screen pixels to view-space units at the target's depth (the offset is a view-space shift).
+      const unitsPerPx = (2 * this.camera.radius * Math.tan(this.camera.fov / 2)) / h;
+      const off = this.camera.targetScreenOffset;
+      off.x += ((free.left + free.right) / 2 - (box.left + box.right) / 2) * unitsPerPx;
+      off.y -= ((free.top + free.bottom) / 2 - (box.top + box.bottom) / 2) * unitsPerPx;
+      // A little past the exact fit: perspective makes the near corners grow faster than the box.
+      const s = inside ? 1 : scale * 1.04;
+      this.camera.radius *= s;
+      off.scaleInPlace(s);
+    }
+  }
+
+  /** The screen box (CSS pixels) of the game-space box's eight corners for the camera as set now, or null when one is behind it. */
+  private projectedBox(b: GameBounds): ScreenRect | null {
+    const view = this.camera.getViewMatrix(true);
+    const transform = view.multiply(this.camera.getProjectionMatrix(true));
+    const canvas = this.engine.getRenderingCanvas();
+    const w = canvas?.clientWidth ?? 1;
+    const h = canvas?.clientHeight ?? 1;
+    const out: ScreenRect = { left: Infinity, top: Infinity, right: -Infinity, bottom: -Infinity };
+    for (let k = 0; k < 8; k++) {
+      const [x, y, z] = gameToBabylon(k & 1 ? b.max[0] : b.min[0], k & 2 ? b.max[1] : b.min[1], k & 4 ? b.max[2] : b.min[2]);
+      const c = Vector3.TransformCoordinates(new Vector3(x, y, z), transform);
+      const m = transform.m;
+      const rw = x * m[3]! + y * m[7]! + z * m[11]! + m[15]!;
+      if (rw <= 0) return null;
+      const sx = ((c.x + 1) / 2) * w;
+      const sy = ((1 - c.y) / 2) * h;
+      out.left = Math.min(out.left, sx);
+      out.right = Math.max(out.right, sx);
+      out.top = Math.min(out.top, sy);
+      out.bottom = Math.max(out.bottom, sy);
+    }
+    return out;
   }
 
   private rebuildGrid(): void {
@@ -503,38 +631,28 @@ export class WalkmeshScene {
   }
 
   /**
-   * Draws tool lines over everything: a path (green polyline), where the walkable region
-   * breaks (red segments), picked points (small crosses). Null clears them.
+   * Draws tool lines over everything, cased (cased-lines.ts): a path (white polyline), where
+   * the walkable region breaks (light red segments), picked points (small yellow crosses).
+   * Null clears them.
    */
   setToolLines(lines: { path: readonly (readonly number[])[]; breaks: readonly (readonly number[])[][]; marks: readonly (readonly number[])[] } | null): void {
-    this.toolLines?.dispose();
+    if (this.toolLines) this.disposeLines(this.toolLines);
     this.toolLines = null;
     if (!lines) return;
     const lift = this.liftAmount() * 2;
-    const at = (p: readonly number[]) => new Vector3(p[0]!, p[2]! + lift, p[1]!);
-    const green = new Color4(0.2, 1, 0.35, 1);
-    const red = new Color4(1, 0.2, 0.2, 1);
-    const white = new Color4(1, 1, 1, 1);
-    const all: Vector3[][] = [];
-    const colours: Color4[][] = [];
-    if (lines.path.length > 1) {
-      all.push(lines.path.map(at));
-      colours.push(lines.path.map(() => green));
-    }
-    for (const [a, b] of lines.breaks) {
-      all.push([at(a!), at(b!)]);
-      colours.push([red, red]);
-    }
+    // Game (x, y, z) → Babylon (x, z, y), lifted.
+    const at = (p: readonly number[]) => [p[0]!, p[2]! + lift, p[1]!];
+    const path: LineGroup = { colour: TOOL_COLOURS.path, lines: lines.path.length > 1 ? [lines.path.flatMap(at)] : [] };
+    const breaks: LineGroup = { colour: TOOL_COLOURS.breaks, lines: lines.breaks.map(([a, b]) => [...at(a!), ...at(b!)]) };
+    const marks: LineGroup = { colour: TOOL_COLOURS.marks, lines: [] };
     const r = Math.max(this.liftAmount() * 20, 0.1);
     for (const p of lines.marks) {
-      const c = at(p);
-      all.push([c.add(new Vector3(-r, 0, 0)), c.add(new Vector3(r, 0, 0))], [c.add(new Vector3(0, 0, -r)), c.add(new Vector3(0, 0, r))]);
-      colours.push([white, white], [white, white]);
+      const [x, y, z] = at(p) as [number, number, number];
+      marks.lines.push([x - r, y, z, x + r, y, z], [x, y, z - r, x, y, z + r]);
     }
-    if (all.length === 0) return;
-    this.toolLines = CreateLineSystem('tool lines', { lines: all, colors: colours }, this.scene);
-    this.toolLines.isPickable = false;
-    this.toolLines.renderingGroupId = 1;
+    const drawn = this.casedLines('tool lines', [path, breaks, marks], 1);
+    if (drawn.isEmpty()) this.disposeLines(drawn);
+    else this.toolLines = drawn;
   }
 
   /**

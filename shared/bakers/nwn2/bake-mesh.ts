@@ -1,5 +1,6 @@
 import { ModelMappingError } from '../../model/model-mapping-error';
 import { floatView, TriangleFlag, type AswmDocument } from '../../formats/nwn2/aswm-document';
+import { nwn2TileName } from '../../formats/nwn2/tile-name';
 
 /** `tileOf` value of a triangle no tile claims. */
 export const NO_TILE = 0xffffffff;
@@ -67,9 +68,8 @@ export function bakeMeshOf(a: AswmDocument, links: Uint32Array, centres: Uint32A
   return { triangleCount: T, tileCount: K, gridWidth: a.gridWidth, tileStart, tileEnd, tileOf, walkable, links, centreX, centreY };
 }
 
-/** "tile (x, y)" for messages. */
+/** "tile x,y" (column, row) for messages, as the validator and the viewport name tiles. */
 export function tileName(a: { gridWidth: number }, k: number): string {
-  const w = Math.max(1, a.gridWidth);
-  return `tile (${k % w}, ${Math.floor(k / w)})`;
+  return nwn2TileName(k, Math.max(1, a.gridWidth));
 }
 

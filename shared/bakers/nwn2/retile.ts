@@ -3,6 +3,7 @@ import { triangleCentre } from '../../formats/nwn2/aswm-geometry';
 import { ModelMappingError } from '../../model/model-mapping-error';
 import { mergeFlatRegions, type FlatMergeStats } from './flat-merge';
 import { PLACEABLE_SOURCE, SurfaceBuilder, type TrnSurface } from './trn-surface';
+import { nwn2TileName } from '../../formats/nwn2/tile-name';
 
 export interface TileGrid {
   gridWidth: number;
@@ -180,9 +181,9 @@ function fullest(walkable: Uint32Array, gridWidth: number): TileFill[] {
 
 export const NO_TILE = 0xffffffff;
 
-/** "tile k (column x, row y)", as the ASWM validator's findings name tiles. */
+/** "tile x,y" (column, row), as the ASWM validator's findings and the viewport name tiles. */
 export function tileLabel(k: number, gridWidth: number): string {
-  return `tile ${k} (column ${k % gridWidth}, row ${Math.floor(k / gridWidth)})`;
+  return nwn2TileName(k, gridWidth);
 }
 
 /** The surface with positions rounded to float32, as they will be stored. */

@@ -304,3 +304,71 @@ export function fixOneSidedLink(area: KotorArea, room: number, face: number, edg
   doc.edgeTransition[partner.row] = room;
   return { ok: true, documents: new Map([[link.target, doc]]) };
 }
+
+/**
+ * Endpoint distance (XY, game units) under which another room's perimeter edge counts as
+ * sharing an edge, for offering link targets: the near-miss tolerance of the checks, so a
+ * seam reported as misaligned is still offered (the link is then reported until it meets).
+ */
+export const SHARED_EDGE_TOLERANCE = NEAR_SEAM_TOLERANCE;
+
+/** One perimeter edge of a room with the rooms it may link to. */
+export interface RoomEdgeChoice {
+  face: number;
+  edge: number;
+  /** The transition it carries now (NO_TRANSITION for none). */
+  current: number;
+  /** LYT indices of the other rooms with a perimeter edge within tolerance of this one, ascending. */
+  rooms: number[];
+}
+
+/**
+ * For each perimeter edge of `room`, the other rooms of the area that share it: a room
+ * shares an edge when one of its perimeter edges has both endpoints within `tolerance` of
+ * this edge's (either direction, XY only, as the engine joins seams). The other rooms'
+ * edges are bucketed by endpoint on a grid of `tolerance`-sized cells, so each edge looks
+ * at the 3×3 cells around one endpoint rather than at every edge of the area.
+ */
+export function roomEdgeChoices(area: KotorArea, room: number, tolerance = SHARED_EDGE_TOLERANCE): RoomEdgeChoice[] {
+  const here = area.rooms[room];
+  if (here === undefined || here.doc === undefined) return [];
+  const cell = tolerance > 0 ? tolerance : 1e-6;
+  const key = (x: number, y: number) => `${Math.floor(x / cell)},${Math.floor(y / cell)}`;
+  const buckets = new Map<string, { room: number; ends: EdgeEnds }[]>();
+  const put = (k: string, v: { room: number; ends: EdgeEnds }) => {
+    const list = buckets.get(k);
+    if (list === undefined) buckets.set(k, [v]);
+    else list.push(v);
+  };
+  for (const r of area.rooms) {
+    if (r.index === room || r.doc === undefined) continue;
+    for (let row = 0; row < r.doc.edgeIndex.length; row++) {
+      if (!validSlot(r, row)) continue;
+      const ends = edgeEnds(r.doc, r.positions, r.doc.edgeIndex[row]!);
+      const v = { room: r.index, ends };
+      const ka = key(ends.ax, ends.ay);
+      const kb = key(ends.bx, ends.by);
+      put(ka, v);
+      if (kb !== ka) put(kb, v);
+    }
+  }
+  const out: RoomEdgeChoice[] = [];
+  const doc = here.doc;
+  for (let row = 0; row < doc.edgeIndex.length; row++) {
+    if (!validSlot(here, row)) continue;
+    const slot = doc.edgeIndex[row]!;
+    const ends = edgeEnds(doc, here.positions, slot);
+    const rooms = new Set<number>();
+    const cx = Math.floor(ends.ax / cell);
+    const cy = Math.floor(ends.ay / cell);
+    for (let dx = -1; dx <= 1; dx++) {
+      for (let dy = -1; dy <= 1; dy++) {
+        for (const c of buckets.get(`${cx + dx},${cy + dy}`) ?? []) {
+          if (!rooms.has(c.room) && endsDistance(ends, c.ends) <= tolerance) rooms.add(c.room);
+        }
+      }
+    }
+    out.push({ face: (slot / 3) | 0, edge: slot % 3, current: doc.edgeTransition[row]!, rooms: [...rooms].sort((a, b) => a - b) });
+  }
+  return out;
+}

@@ -14,6 +14,7 @@ import {
 } from './aswm-document';
 import { deriveTriangle, signedArea2 } from './aswm-geometry';
 import { hex } from './aswm-layout';
+import { nwn2TileName } from './tile-name';
 import type { FindingSink } from '../../validation/finding-sink';
 
 const tri = (id: number) => ({ kind: 'triangle' as const, id });
@@ -219,7 +220,7 @@ function validateTiles(a: AswmDocument, out: FindingSink, T: number): void {
     const subject = tileSubject(k);
     const tx = k % gw;
     const ty = (k / gw) | 0;
-    const name = `tile ${k} (column ${tx}, row ${ty})`;
+    const name = nwn2TileName(k, gw);
     const start = tiles.triangleOffset[k]!;
     const count = tiles.triangleCount[k]!;
     if (start !== running) {
@@ -234,7 +235,7 @@ function validateTiles(a: AswmDocument, out: FindingSink, T: number): void {
     for (let t = start; t < end; t++) {
       if (owner[t] >= 0) {
         const first = owner[t]!;
-        out.error('nwn2.triangle.two-tiles', tri(t), () => `triangle ${t} is claimed by tile ${first} and by tile ${k}; a tile must not reuse another tile's triangles (it crashes NWN2)`);
+        out.error('nwn2.triangle.two-tiles', tri(t), () => `triangle ${t} is claimed by ${nwn2TileName(first, gw)} and by ${nwn2TileName(k, gw)}; a tile must not reuse another tile's triangles (it crashes NWN2)`);
       } else owner[t] = k;
       if (a.triFlags[t]! & TriangleFlag.walkable) walkable++;
       const cx = centre[t * 2]!;

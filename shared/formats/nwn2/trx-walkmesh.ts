@@ -42,7 +42,7 @@ export function aswmToWalkmesh(a: AswmDocument, name: string): Walkmesh {
     faceWalkable[t] = flags & TriangleFlag.walkable;
     faceMaterial[t] = flags;
   }
-  return createWalkmesh({ name, game: 'nwn2', format: TRX_FORMAT, positions, triangles, faceWalkable, faceMaterial, faceOwner: tileOwners(a) });
+  return createWalkmesh({ name, game: 'nwn2', format: TRX_FORMAT, positions, triangles, faceWalkable, faceMaterial, faceOwner: tileOwners(a), tileGridWidth: a.gridWidth });
 }
 
 /**

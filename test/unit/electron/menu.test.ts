@@ -8,6 +8,7 @@ function record() {
     openProject: () => calls.push('openProject'),
     openFile: () => calls.push('openFile'),
     openRecent: (f) => calls.push(`openRecent ${f}`),
+    reopenLast: () => calls.push('reopenLast'),
     clearRecent: () => calls.push('clearRecent'),
     command: (c) => calls.push(`command ${c}`),
     about: () => calls.push('about'),
@@ -33,6 +34,8 @@ describe('the application menu', () => {
     const { calls, actions } = record();
     const menu = menuTemplate(actions, { recentProjects: [] }, 'linux', false);
     const expected: [string, string, string][] = [
+      ['New Project…', 'CmdOrCtrl+N', 'command new-project'],
+      ['Import into Project…', 'CmdOrCtrl+I', 'command add-to-project'],
       ['Open Project…', 'CmdOrCtrl+Shift+O', 'openProject'],
       ['Open File…', 'CmdOrCtrl+O', 'openFile'],
       ['Save Project As…', 'CmdOrCtrl+Shift+S', 'command save-as'],
@@ -52,6 +55,15 @@ describe('the application menu', () => {
     const accelerators = items(menu).flatMap((i) => (i.accelerator && i.registerAccelerator !== false ? [String(i.accelerator)] : []));
     expect(new Set(accelerators).size).toBe(accelerators.length);
     expect(items(menu).some((i) => i.role === 'quit')).toBe(true);
+  });
+
+  it('reopens the last project only when there is one', () => {
+    const { calls, actions } = record();
+    expect(byLabel(menuTemplate(actions, { recentProjects: [] }, 'linux', false), 'Reopen Last Project').enabled).toBe(false);
+    const item = byLabel(menuTemplate(actions, { recentProjects: ['/work/a.wbproj'] }, 'linux', false), 'Reopen Last Project');
+    expect(item.enabled).toBe(true);
+    click(item);
+    expect(calls).toEqual(['reopenLast']);
   });
 
   it('lists recent projects newest first, opens one, and clears them', () => {

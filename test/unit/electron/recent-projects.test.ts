@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createRecentProjects, MAX_RECENT_PROJECTS, parseRecentProjects } from '../../../electron/services/recent-projects';
+import { createRecentProjects, defaultRecentProjectsFile, MAX_RECENT_PROJECTS, parseRecentProjects } from '../../../electron/services/recent-projects';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'walkbench-recent-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -64,5 +64,14 @@ describe('recent projects', () => {
     expect(parseRecentProjects(JSON.stringify({ projects: ['/ok.wbproj', 3, '', 'relative.wbproj', '/nul\0.wbproj'] }))).toEqual(['/ok.wbproj']);
     // Adding after damage rewrites a good file.
     expect(recent.add('/p/b.wbproj')).toEqual(['/p/b.wbproj']);
+  });
+});
+
+describe('the browser mode recent projects file', () => {
+  it('lives in the user config folder of the platform, never a relative one', () => {
+    expect(defaultRecentProjectsFile({ XDG_CONFIG_HOME: '/cfg' }, 'linux', '/home/me')).toBe(path.join('/cfg', 'walkbench', 'recent-projects.json'));
+    expect(defaultRecentProjectsFile({ XDG_CONFIG_HOME: 'relative/cfg' }, 'linux', '/home/me')).toBe(path.join('/home/me', '.config', 'walkbench', 'recent-projects.json'));
+    expect(defaultRecentProjectsFile({}, 'darwin', '/Users/me')).toBe(path.join('/Users/me', '.config', 'walkbench', 'recent-projects.json'));
+    expect(defaultRecentProjectsFile({ APPDATA: 'C:\\Users\\me\\AppData\\Roaming' }, 'win32', 'C:\\Users\\me')).toBe(path.join('C:\\Users\\me\\AppData\\Roaming', 'Walkbench', 'recent-projects.json'));
   });
 });

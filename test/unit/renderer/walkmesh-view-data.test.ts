@@ -104,14 +104,15 @@ describe('face colours and legend', () => {
     const faceMaterial = new Uint32Array(faces).map((_, i) => (i < 20 ? 5 : i - 19)); // 5 ×21, then 1..20 once each
     const mesh = createWalkmesh({
       name: 'm',
-      game: 'skyrim',
+      // Source attributes: every value 1..20 has its own name (Skyrim's edge-link bits would merge some).
+      game: 'source',
       format: 'test',
       positions: new Float32Array(9),
       triangles: new Uint32Array(faces * 3),
       faceMaterial,
     });
     const { faceRgb, legend } = colourFaces([mesh], 'material');
-    expect(legend[0]).toMatchObject({ label: '5 (0x5)', faces: 21 });
+    expect(legend[0]).toMatchObject({ label: 'crouch, precise', raw: '0x5', faces: 21 });
     expect(legend).toHaveLength(13);
     expect(legend[12]).toMatchObject({ label: '8 other values', colour: OTHER_RGB, faces: 8 });
     expect(legend.reduce((n, e) => n + e.faces, 0)).toBe(faces);

@@ -45,7 +45,7 @@ describe('renderer view logic', () => {
     const file = twoSquares();
     const data = new FileViewData(file);
     const islands = colourFaces(file.walkmeshes, 'island', data.islandIds());
-    expect(islands.legend).toEqual([expect.objectContaining({ label: 'island 0', faces: 2 }), expect.objectContaining({ label: 'not walkable', faces: 2 })]);
+    expect(islands.legend).toEqual([expect.objectContaining({ label: 'island #1', faces: 2 }), expect.objectContaining({ label: 'not walkable', faces: 2 })]);
     expect([...islands.faceRgb[0]!.slice(6, 9)]).toEqual([...OTHER_RGB].map((v) => Math.fround(v)));
     const owners = colourFaces(file.walkmeshes, 'owner');
     expect(owners.legend.map((e) => [e.label, e.faces])).toEqual([['area 5', 2], ['area 9', 1], ['no owner', 1]]);
@@ -73,12 +73,14 @@ describe('renderer view logic', () => {
     const info = faceInfo(mesh, 39, islands)!;
     // A face the mesh no longer has (a selection that outlived an undo) describes as nothing.
     expect(faceInfo(mesh, mesh.triangles.length / 3, islands)).toBeNull();
-    expect(info.material).toBe(`${mesh.faceMaterial[39]} Metal`);
+    expect(info.material).toBe('Metal');
+    expect(info.raw).toBe(String(mesh.faceMaterial[39]));
     expect(info.owner).toBe('none');
     expect(info.corners[1]).toEqual(info.corners[2]);
     const trx = openFixture('nwn2/kaedrin/fh_settlement.trx').walkmeshes[0]!;
-    expect(describeMaterial(trx, 0x21)).toBe('flags 0x21 (walkable, stone)');
-    expect(describeMaterial({ ...trx, game: 'skyrim' }, 0x840)).toBe('flags 0x840 (preferred, found)');
+    expect(describeMaterial(trx, 0x21)).toBe('Stone, walkable');
+    // Found is on every CK triangle: it stays in the raw value, not in the name.
+    expect(describeMaterial({ ...trx, game: 'skyrim' }, 0x840)).toBe('preferred');
   });
 
   it('draws whole AABB levels from the root down while they fit the box budget', () => {

@@ -443,7 +443,16 @@ function insertJoined(builder: SurfaceBuilder, piece: TrnSurface, joins: GroundJ
     }
     const flags = piece.flags[t]!;
     const source = piece.source[t]!;
-    if (extra === 0) {
+    // Two outline corners closer than the snap distance (a sliver, e.g. where the area's
+    // edge or a later footprint cut the model a few millimetres from a corner) can both
+    // take the same ground vertex: the edge between them collapses to a point. The
+    // collapsed edge is left out of the ring; a triangle left with fewer than three
+    // corners has no area any more and is dropped. The mesh stays conforming: its two
+    // other edges now join the same two vertices, so the triangles across them pair up
+    // with each other (and NWN2 refuses a triangle that uses one vertex twice).
+    collapseRepeats(ring);
+    if (ring.length < 3) continue;
+    if (ring.length === 3 && extra === 0) {
       builder.addTriangle(ring[0]!, ring[1]!, ring[2]!, flags, source);
       continue;
     }
@@ -486,4 +495,12 @@ function insertJoined(builder: SurfaceBuilder, piece: TrnSurface, joins: GroundJ
     }
   }
   return joined;
+}
+
+/** Removes, in place, each vertex of the closed ring that repeats the one before it. */
+function collapseRepeats(ring: number[]): void {
+  let n = 0;
+  for (let i = 0; i < ring.length; i++) if (ring[i] !== (n > 0 ? ring[n - 1] : -1)) ring[n++] = ring[i]!;
+  while (n > 1 && ring[n - 1] === ring[0]) n--;
+  ring.length = n;
 }

@@ -50,7 +50,7 @@ describe('NWN2: a GIT edit reaches the game', () => {
     store = ProjectStore.open(project);
     const bakes = store.listBakes();
     const areaBake = bakes.find((b) => b.bakerId === 'nwn2-trn-bake')!;
-    expect(areaBake.inputs.map((i) => i.name)).toEqual(['kaedrin/enter world.trn', 'kaedrin/enter world.GIT', 'placeable models', 'kaedrin/enter world.trx as imported']);
+    expect(areaBake.inputs.map((i) => i.name)).toEqual(['kaedrin/enter world.trn', 'kaedrin/enter world.GIT', 'placeable models', 'door models', 'kaedrin/enter world.trx as imported']);
     const editedGit = store.loadEdit(git.id)!.bytes;
     store.close();
     // Nothing changed since: a second rebake skips it.

@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import type { LevelContext, LevelContextPiece } from '../../../shared/model/level-context';
+import { createWalkmesh, type Walkmesh } from '../../../shared/model/walkmesh';
+import {
+  buildLevelContextIndex,
+  dropToSurface,
+  findOffLevelFaces,
+  findUncoveredGround,
+  LEVEL_CHECK_DEFAULTS,
+  surfaceHeightAt,
+} from '../../../shared/views/level-context-check';
+
+/**
+ * Hand-made levels (KotOR units: metres; tolerance 0.25, cover range 0.6, regions of at
+ * least 4 m²) with walkmeshes placed on, above and below them.
+ */
+
+/** A horizontal rectangle as two triangles facing `up` (or down). */
+function rect(x0: number, y0: number, x1: number, y1: number, z: number, up = true): { positions: number[]; triangles: number[] } {
+  const positions = [x0, y0, z, x1, y0, z, x1, y1, z, x0, y1, z];
+  return { positions, triangles: up ? [0, 1, 2, 0, 2, 3] : [0, 2, 1, 0, 3, 2] };
+}
+
+function piece(label: string, parts: { positions: number[]; triangles: number[] }[]): LevelContextPiece {
+  const positions: number[] = [];
+  const triangles: number[] = [];
+  for (const p of parts) {
+    const base = positions.length / 3;
+    positions.push(...p.positions);
+    triangles.push(...p.triangles.map((i) => i + base));
+  }
+  return { label, kind: 'room', positions: Float32Array.from(positions), triangles: Uint32Array.from(triangles) };
+}
+
+/** A walkmesh of quads (two faces each); `lift` raises each corner (NW.. order: x0y0, x1y0, x1y1, x0y1). */
+function walkmesh(quads: { x0: number; y0: number; x1: number; y1: number; z: [number, number, number, number] }[]): Walkmesh {
+  const positions: number[] = [];
+  const triangles: number[] = [];
+  for (const q of quads) {
+    const b = positions.length / 3;
+    positions.push(q.x0, q.y0, q.z[0], q.x1, q.y0, q.z[1], q.x1, q.y1, q.z[2], q.x0, q.y1, q.z[3]);
+    triangles.push(b, b + 1, b + 2, b, b + 2, b + 3);
+  }
+  return createWalkmesh({ name: 'test', game: 'kotor', format: 'test', positions: Float32Array.from(positions), triangles: Uint32Array.from(triangles) });
+}
+
+const flat = (z: number): [number, number, number, number] => [z, z, z, z];
+
+describe('level context checks', () => {
+  // Room 1: floor 10×10 at z 0, covered by four 5×5 walkmesh quads: A on it, B lifted 0.5,
+  // C sunk 0.5, D tilted (one corner 0.5 up: neither floating nor sunk as a whole).
+  // Room 2: floor 10×10 at x 20..30, no walkmesh. A 1×1 floor tile at x 50 (under 4 m²) and
+  // a steep ramp (not walkable), both uncovered.
+  const ramp = { positions: [40, 0, 0, 44, 0, 6, 44, 4, 6, 40, 4, 0], triangles: [0, 1, 2, 0, 2, 3] };
+  const context: LevelContext = {
+    game: 'kotor',
+    pieces: [
+      piece('room 1', [rect(0, 0, 10, 10, 0)]),
+      piece('room 2', [rect(20, 0, 30, 10, 0)]),
+      piece('bits', [rect(50, 0, 51, 1, 0), ramp]),
+    ],
+    gaps: [],
+  };
+  const mesh = walkmesh([
+    { x0: 0, y0: 0, x1: 5, y1: 5, z: flat(0) },
+    { x0: 5, y0: 0, x1: 10, y1: 5, z: flat(0.5) },
+    { x0: 0, y0: 5, x1: 5, y1: 10, z: flat(-0.5) },
+    { x0: 5, y0: 5, x1: 10, y1: 10, z: [0, 0, 0.5, 0] },
+  ]);
+  const index = buildLevelContextIndex(context);
+
+  it('finds exactly the lifted and the sunk faces, with their offsets', () => {
+    const off = findOffLevelFaces(mesh, index);
+    expect(off.map((o) => [o.face, o.kind])).toEqual([
+      [2, 'floating'],
+      [3, 'floating'],
+      [4, 'sunk'],
+      [5, 'sunk'],
+    ]);
+    for (const o of off) expect(o.offset).toBeCloseTo(o.kind === 'floating' ? 0.5 : -0.5, 5);
+  });
+
+  it('does not judge faces with no level within the search range, and honours the tolerance', () => {
+    const far = walkmesh([{ x0: 0, y0: 0, x1: 5, y1: 5, z: flat(10) }, { x0: 100, y0: 100, x1: 105, y1: 105, z: flat(0) }]);
+    expect(findOffLevelFaces(far, index)).toEqual([]);
+    const loose = { ...LEVEL_CHECK_DEFAULTS.kotor, tolerance: 0.6 };
+    expect(findOffLevelFaces(mesh, index, loose)).toEqual([]);
+  });
+
+  it('finds the uncovered room as one region with its area; drops the small tile and the steep ramp', () => {
+    const regions = findUncoveredGround(mesh, index);
+    expect(regions).toHaveLength(1);
+    const [room] = regions;
+    expect(room!.area).toBeCloseTo(100, 6);
+    expect(room!.pieces).toEqual(['room 2']);
+    expect(room!.triangles).toEqual([2, 3]);
+    expect(room!.centre[0]).toBeCloseTo(25, 6);
+    expect(room!.centre[1]).toBeCloseTo(5, 6);
+    // With the size floor lowered the 1 m² tile appears too; the ramp (normal z 0.55) never does.
+    const all = findUncoveredGround(mesh, index, { ...LEVEL_CHECK_DEFAULTS.kotor, minRegionArea: 0.5 });
+    expect(all.map((r) => [r.pieces[0], Math.round(r.area * 1000) / 1000])).toEqual([
+      ['room 2', 100],
+      ['bits', 1],
+    ]);
+  });
+
+  it('counts a half-covered floor as the uncovered half', () => {
+    const half = walkmesh([{ x0: 20, y0: 0, x1: 25, y1: 10, z: flat(0) }]);
+    const regions = findUncoveredGround(half, index);
+    const room2 = regions.find((r) => r.pieces[0] === 'room 2')!;
+    // Samples are sub-triangle centroids at 0.5 m spacing: the uncovered share is 50 m² to within a row of samples.
+    expect(room2.area).toBeGreaterThan(47);
+    expect(room2.area).toBeLessThan(53);
+    expect(room2.centre[0]).toBeGreaterThan(25);
+  });
+
+  it('snaps points to the surface under them, ignoring downward faces', () => {
+    // A platform at z 3 over room 1's corner, with its underside (facing down) at 2.9.
+    const twoStorey = buildLevelContextIndex({
+      game: 'kotor',
+      pieces: [piece('ground', [rect(0, 0, 10, 10, 0)]), piece('platform', [rect(0, 0, 4, 4, 3), rect(0, 0, 4, 4, 2.9, false)])],
+      gaps: [],
+    });
+    expect(surfaceHeightAt(twoStorey, 2, 2, 2)).toMatchObject({ z: 0, label: 'ground' });
+    expect(surfaceHeightAt(twoStorey, 2, 2, 3.1)).toMatchObject({ z: 3, label: 'platform' });
+    expect(surfaceHeightAt(twoStorey, 2, 2, 2.95, 0.1)).toMatchObject({ z: 3 });
+    expect(surfaceHeightAt(twoStorey, 2, 2, -1)!.z).toBe(0);
+    expect(surfaceHeightAt(twoStorey, 8, 8, 5)!.z).toBe(0);
+    expect(surfaceHeightAt(twoStorey, 20, 20, 0)).toBeUndefined();
+    expect(dropToSurface(twoStorey, [2, 2, 5])).toEqual([2, 2, 3]);
+    expect(dropToSurface(twoStorey, [2, 2, 2])).toEqual([2, 2, 0]);
+    expect(dropToSurface(twoStorey, [2, 2, -1])).toBeUndefined();
+    expect(dropToSurface(twoStorey, [2, 2, 5], 1)).toBeUndefined();
+  });
+});

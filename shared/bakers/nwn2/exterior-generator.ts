@@ -50,7 +50,7 @@ export function generateExteriorAswm(options: ExteriorOptions = {}): AswmDocumen
       const v = (j * side + i) * 3;
       positions[v] = x;
       positions[v + 1] = y;
-      positions[v + 2] = 2 * Math.sin(x / 37) * Math.cos(y / 53) + 0.5 * Math.sin((x + y) / 11);
+      positions[v + 2] = exteriorHeight(x, y);
     }
   }
 
@@ -87,6 +87,11 @@ export function generateExteriorAswm(options: ExteriorOptions = {}): AswmDocumen
     borderSize: border,
   });
   return rebuildTopology(input, { tileSizes: 'zero' });
+}
+
+/** The rolling height of the generated exterior at (x, y) (exported so generated terrain can match it). */
+export function exteriorHeight(x: number, y: number): number {
+  return 2 * Math.sin(x / 37) * Math.cos(y / 53) + 0.5 * Math.sin((x + y) / 11);
 }
 
 /** The generated exterior as a TRX document (TRWH in 40 m megatiles, spec §2.2, and the ASWM packet). */

@@ -1,5 +1,5 @@
-import type { GffDocument } from './gff-document';
-import { getInteger, optInteger, optList } from './gff-fields';
+import type { GffDocument, GffStruct } from './gff-document';
+import { getFloat, getInteger, getStruct, optInteger, optList } from './gff-fields';
 
 /** Edge of one ASWM tile: 9 m for interiors, 10 m for exteriors (nwn2-trn-trx.md §4.6). */
 export const NWN2_INTERIOR_TILE_METRES = 9;
@@ -35,4 +35,36 @@ export function readAreDimensions(gff: GffDocument): AreDimensions {
     tileMetres: hasTerrain ? NWN2_EXTERIOR_TILE_METRES : NWN2_INTERIOR_TILE_METRES,
     tileCount: optList(r, 'TileList').length,
   };
+}
+
+/** One entry of an interior ARE's `TileList` (nwn2-trn-trx.md §8: Position = tile centre). */
+export interface AreTile {
+  /** Position in `TileList`. */
+  index: number;
+  /** `Appearance`: a row of tiles.2da. */
+  appearance: number;
+  /** `Variation` (default 0). */
+  variation: number;
+  /** `Orientation` (default 0): quarter turns. */
+  orientation: number;
+  /** `MetaTile` (default 0). */
+  metaTile: number;
+  /** `Position` (a struct of floats x, y, z): the tile's centre. */
+  position: [number, number, number];
+}
+
+/** The interior tiles of an ARE (`TileList`); empty for an exterior. Throws MalformedInputError for a tile without `Appearance` or `Position`. */
+export function readAreTiles(gff: GffDocument): AreTile[] {
+  return optList(gff.root, 'TileList').map((t, index) => ({
+    index,
+    appearance: getInteger(t, 'Appearance'),
+    variation: optInteger(t, 'Variation', 0),
+    orientation: optInteger(t, 'Orientation', 0),
+    metaTile: optInteger(t, 'MetaTile', 0),
+    position: tilePosition(getStruct(t, 'Position')),
+  }));
+}
+
+function tilePosition(p: GffStruct): [number, number, number] {
+  return [getFloat(p, 'x'), getFloat(p, 'y'), getFloat(p, 'z')];
 }

@@ -1,6 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { bakeBwm, bakeInputOf, type BwmBakeTimings } from '../../../shared/bakers/kotor/bwm-bake';
+import { bakeBwm, bakeInputOf, type BwmBakeResult, type BwmBakeTimings } from '../../../shared/bakers/kotor/bwm-bake';
+import { bakeBwmWithModel, type BwmModelUse } from '../../../shared/bakers/kotor/bwm-model-bake';
+import { readKotorModel } from '../../../shared/formats/kotor/mdl-reader';
 import { compareBwm, type BwmComparison } from '../../../shared/bakers/kotor/bwm-compare';
 import { normalRuleAgreement, NORMAL_RULE_LABEL, type BwmNormalRule } from '../../../shared/bakers/kotor/bwm-normals';
 import { loadDocument } from '../../../shared/formats/inspect-file';
@@ -19,21 +21,25 @@ import { isMalformedInputError } from '../../../shared/binary/malformed-input-er
 import { readAnyTwoDa } from '../../../shared/formats/aurora/twoda-binary';
 import { KotorResType } from '../../../shared/formats/aurora/resource-types';
 import { ModelMappingError } from '../../../shared/model/model-mapping-error';
-import { FileAccessError, readBytes, writeFileAtomic } from '../../services/file-access';
+import { FileAccessError, readBytes, readIfPresentSync, writeFileAtomic } from '../../services/file-access';
 import { openKotorModule, resolveGamePath, scanKotorGameFolder } from '../../services/kotor-game-folder';
 import { nodeFormatEnvironment as env } from '../../services/node-format-environment';
 import { ExitCode, parseArgs, UsageError, type CliIo } from '../cli-io';
 import { expectedErrorMessage } from '../expected-errors';
 
 export const kotorBakeUsage =
-  "walkbench bake ROOM.wok -o OUT.wok [--compare REF.wok] [--surfacemat surfacemat.2da | --game GAMEDIR] [--game-version 1|2] [--json]   rebuild face order, normals, planes, AABB tree, adjacency, edges and perimeters from the geometry, with walkability from the given surfacemat.2da (text or binary) or the game folder's (override, the room's module, chitin.key), else the default table; lists each material's walkability in every tool's table; normals follow the arithmetic of the game the room comes from: --game-version 1 (KotOR) or 2 (TSL), else the --game folder's game (swkotor2.exe or StreamVoice/ = TSL, swkotor.exe or StreamWaves/ = KotOR), else the game whose arithmetic the input's own normals follow (the app does the same with the file it edits); --compare reports per section whether the bytes are identical";
+  "walkbench bake ROOM.wok [-o OUT.wok] [--model ROOM.mdl] [--compare REF.wok] [--surfacemat surfacemat.2da | --game GAMEDIR] [--game-version 1|2] [--json]   rebuild face order, normals, planes, AABB tree, adjacency, edges and perimeters from the geometry, with walkability from the given surfacemat.2da (text or binary) or the game folder's (override, the room's module, chitin.key), else the default table; lists each material's walkability in every tool's table; normals follow the arithmetic of the game the room comes from: --game-version 1 (KotOR) or 2 (TSL), else the --game folder's game (swkotor2.exe or StreamVoice/ = TSL, swkotor.exe or StreamWaves/ = KotOR), else the game whose arithmetic the input's own normals follow (the app does the same with the file it edits); --model takes the face order and the AABB tree from the room's model (its walkmesh node; ROOM.mdx beside it is read when present), which the WOK alone does not keep: with it, BioWare's rooms come back identical; --compare reports per section whether the bytes are identical (-o or --compare is needed)";
 
 /** Why each section can differ from a game file even when Walkbench's derivation is right. */
 const SECTION_NOTES: Partial<Record<keyof BwmComparison, string>> = {
   normals: "Walkbench computes normals as BioWare's tools do, KotOR 1's or TSL's arithmetic by the room's game (identical on every game room); files saved by other tools (MDLEdit, KOTORMax, PyKotor) computed theirs differently, and a room baked with the other game's rule differs by an ulp on a few faces",
   planes: 'follows the normals: d = −n·v1 from the stored normal reproduces every game file',
-  aabb: "Walkbench builds BioWare's tree (longest axis, centroid order as its qsort leaves it, median split, flag of the widest gap between the children's centres); it starts from the WOK's face order, while BioWare started from the model's face list, which the WOK does not keep (in most game rooms the non-walkable block sat elsewhere among the walkable faces); its boxes came from the model's coordinates, up to ~1e-4 from the WOK's",
+  aabb: "the AABB section depends on the room model (BioWare compiled it from the model's walkmesh node: its face list and coordinates, which the WOK does not keep), so give --model ROOM.mdl to get the game's tree; the tree built from the WOK alone is still a valid tree that the game queries correctly (every face in one leaf, boxes around their faces; seeded ray and point queries answer as the stored tree does). Walkbench builds BioWare's tree (longest axis, centroid order as its qsort leaves it, median split, flag of the widest gap between the children's centres); it starts from the WOK's face order, while BioWare started from the model's face list, which the WOK does not keep (in most game rooms the non-walkable block sat elsewhere among the walkable faces); its boxes came from the model's coordinates, up to ~1e-4 from the WOK's",
 };
+
+/** The AABB note when the model gave the tree. */
+const MODEL_AABB_NOTE =
+  "the tree is the model's (its walkmesh node's tree, leaves re-indexed to the WOK's faces, boxes moved by the LYT position); where it differs, it is a plane flag at a node whose two children have exactly the same box, which neither file decides (4 of 751 nodes over the 8 game rooms checked)";
 
 /** A material of the file with its face count and its walkability in the table in use and in each tool's table. */
 interface MaterialWalkability {
@@ -63,6 +69,8 @@ interface KotorBakeReport {
   materials: MaterialWalkability[];
   timings: BwmBakeTimings & { read: number; write: number };
   comparison?: BwmComparison;
+  /** What the room model gave, with --model. */
+  model?: BwmModelUse & { file: string };
 }
 
 const clock = (): number => performance.now();
@@ -75,14 +83,17 @@ const clock = (): number => performance.now();
 export async function bakeWokCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const args = parseArgs(
     argv.map((a) => (a === '-o' ? '--output' : a)),
-    ['output', 'compare', 'surfacemat', 'game', 'game-version'],
+    ['output', 'compare', 'surfacemat', 'game', 'game-version', 'model'],
     ['json'],
   );
   if (args.positional.length !== 1) throw new UsageError('bake needs exactly one walkmesh file (.wok, .pwk or .dwk)');
   const input = args.positional[0]!;
-  const output = args.flags.get('output');
-  if (typeof output !== 'string') throw new UsageError('bake needs -o OUT.wok, the file to write');
+  const outputFlag = args.flags.get('output');
   const compareWith = args.flags.get('compare');
+  if (typeof outputFlag !== 'string' && typeof compareWith !== 'string') throw new UsageError('bake needs -o OUT.wok, the file to write (or --compare REF.wok to compare only)');
+  const output = typeof outputFlag === 'string' ? outputFlag : undefined;
+  const modelFlag = args.flags.get('model');
+  const modelFile = typeof modelFlag === 'string' ? modelFlag : undefined;
   const surfacemat = args.flags.get('surfacemat');
   const game = args.flags.get('game');
   if (typeof surfacemat === 'string' && typeof game === 'string') throw new UsageError('give either --surfacemat or --game, not both');
@@ -97,7 +108,7 @@ export async function bakeWokCommand(argv: readonly string[], io: CliIo): Promis
         : typeof game === 'string'
           ? await ruleOfGameFolder(game)
           : undefined;
-    const report = await bake(input, output, typeof compareWith === 'string' ? compareWith : undefined, table, rule);
+    const report = await bake(input, output, typeof compareWith === 'string' ? compareWith : undefined, table, rule, modelFile);
     if (json) io.out(`${JSON.stringify([jsonEntry(input, output, typeof compareWith === 'string' ? compareWith : undefined, report)], null, 2)}\n`);
     else io.out(describe(input, output, report, typeof compareWith === 'string' ? compareWith : ''));
     return ExitCode.ok;
@@ -105,7 +116,7 @@ export async function bakeWokCommand(argv: readonly string[], io: CliIo): Promis
     const message = e instanceof TableError ? e.message : expectedErrorMessage(e, input);
     if (message === undefined) throw e;
     io.err(`walkbench: ${message}\n`);
-    if (json) io.out(`${JSON.stringify([{ file: input, format: null, ok: false, output, error: message }], null, 2)}\n`);
+    if (json) io.out(`${JSON.stringify([{ file: input, format: null, ok: false, output: output ?? null, error: message }], null, 2)}\n`);
     return ExitCode.failed;
   }
 }
@@ -200,14 +211,41 @@ function materialWalkability(table: WalkabilityTable, materials: Uint32Array): M
     }));
 }
 
-async function bake(input: string, output: string, compareWith: string | undefined, table: WalkabilityTable, given: NormalRuleChoice | undefined): Promise<KotorBakeReport> {
+/**
+ * The room model of --model: ROOM.mdl with the ROOM.mdx beside it when there is one (PC
+ * models keep a copy of the positions in the MDL, so the MDX is optional).
+ */
+async function loadModel(file: string): Promise<ReturnType<typeof readKotorModel>> {
+  const mdl = await readBytes(file);
+  const mdx = /\.mdl$/i.test(file) ? readIfPresentSync(file.replace(/\.mdl$/i, /\.MDL$/.test(file) ? '.MDX' : '.mdx')) : undefined;
+  try {
+    return readKotorModel(mdl, mdx ?? null, path.basename(file));
+  } catch (e) {
+    if (isMalformedInputError(e)) throw new TableError(e.withFile(file).message);
+    throw e;
+  }
+}
+
+async function bake(input: string, output: string | undefined, compareWith: string | undefined, table: WalkabilityTable, given: NormalRuleChoice | undefined, modelFile?: string): Promise<KotorBakeReport> {
   const t0 = clock();
   const document = loadBwm(input, await readBytes(input));
+  const model = modelFile !== undefined ? await loadModel(modelFile) : undefined;
   const t1 = clock();
   const normals = given ?? ruleOfNormals(document);
-  const baked = bakeBwm(bakeInputOf(document, normals.rule), table, clock);
+  let baked: BwmBakeResult;
+  let modelUse: KotorBakeReport['model'];
+  if (model && modelFile !== undefined) {
+    try {
+      const withModel = bakeBwmWithModel(document, model, table, normals.rule, clock);
+      baked = withModel;
+      modelUse = { ...withModel.model, file: modelFile };
+    } catch (e) {
+      if (e instanceof ModelMappingError) throw new TableError(`${input} with ${modelFile}: ${e.message}`);
+      throw e;
+    }
+  } else baked = bakeBwm(bakeInputOf(document, normals.rule), table, clock);
   const t2 = clock();
-  await writeFileAtomic(output, writeBwm(baked.document));
+  if (output !== undefined) await writeFileAtomic(output, writeBwm(baked.document));
   const t3 = clock();
   const report: KotorBakeReport = {
     document: baked.document,
@@ -217,6 +255,7 @@ async function bake(input: string, output: string, compareWith: string | undefin
     disagreements: walkabilityDisagreements(table, document.materials),
     materials: materialWalkability(table, document.materials),
     timings: { read: t1 - t0, ...baked.timings, write: t3 - t2 },
+    ...(modelUse ? { model: modelUse } : {}),
   };
   if (compareWith !== undefined) {
     const reference = compareWith === input ? document : loadBwm(compareWith, await readBytes(compareWith));
@@ -251,13 +290,37 @@ function loadBwm(file: string, bytes: Uint8Array): BwmDocument {
   return document as BwmDocument;
 }
 
-function jsonEntry(input: string, output: string, compareWith: string | undefined, r: KotorBakeReport): Record<string, unknown> {
+function sectionNote(r: KotorBakeReport, name: string): string | undefined {
+  if (name === 'aabb' && r.model?.aabb === 'model') return MODEL_AABB_NOTE;
+  return SECTION_NOTES[name as keyof BwmComparison];
+}
+
+function modelJson(m: NonNullable<KotorBakeReport['model']>): Record<string, unknown> {
+  return {
+    file: m.file,
+    node: m.node,
+    aabb: m.aabb,
+    ...(m.why ? { why: m.why } : {}),
+    lytPosition: m.match.lyt,
+    nodePosition: m.match.nodePosition,
+    maxVertexDistance: m.match.maxVertexDistance,
+    materialChanges: m.match.materialChanges,
+  };
+}
+
+function describeModel(m: NonNullable<KotorBakeReport['model']>): string {
+  const tree = m.aabb === 'model' ? "face order and AABB tree from the model's" : `face order from the model's (AABB tree rebuilt: ${m.why ?? ''})`;
+  return `  ${tree} walkmesh node ${m.node} in ${m.file}; LYT position (${m.match.lyt.map((v) => v.toFixed(4)).join(', ')}), WOK vertices within ${m.match.maxVertexDistance.toExponential(1)} of the model's`;
+}
+
+function jsonEntry(input: string, output: string | undefined, compareWith: string | undefined, r: KotorBakeReport): Record<string, unknown> {
   const entry: Record<string, unknown> = {
     file: input,
     format: BWM_FORMAT,
     ok: true,
-    output,
+    output: output ?? null,
     walkability: r.table.source,
+    ...(r.model ? { model: modelJson(r.model) } : {}),
     normals: { rule: r.normals.rule, game: NORMAL_RULE_LABEL[r.normals.rule], from: r.normals.source, ...(r.normals.agreement ? { agreement: r.normals.agreement } : {}) },
     walkabilityDisagreements: r.disagreements,
     materials: r.materials,
@@ -283,7 +346,7 @@ function jsonEntry(input: string, output: string, compareWith: string | undefine
           referenceCount: s.referenceCount,
           differing: s.differing,
           ...(s.sameShapeNodes !== undefined ? { sameShapeNodes: s.sameShapeNodes } : {}),
-          ...(s.identical ? {} : { note: SECTION_NOTES[name as keyof BwmComparison] ?? null }),
+          ...(s.identical ? {} : { note: sectionNote(r, name) ?? null }),
         },
       ]),
     );
@@ -291,11 +354,12 @@ function jsonEntry(input: string, output: string, compareWith: string | undefine
   return entry;
 }
 
-function describe(input: string, output: string, r: KotorBakeReport, reference: string): string {
+function describe(input: string, output: string | undefined, r: KotorBakeReport, reference: string): string {
   const t = r.timings;
   const lines = [
-    `${input} → ${output}: ${r.document.faces.length / 3} faces (${r.walkableFaces} walkable by ${r.table.source}), ${r.document.aabb.length / 11} AABB nodes, ${r.document.edgeIndex.length} perimeter edges in ${r.document.perimeters.length} loop(s)`,
+    `${input} → ${output ?? '(not written)'}: ${r.document.faces.length / 3} faces (${r.walkableFaces} walkable by ${r.table.source}), ${r.document.aabb.length / 11} AABB nodes, ${r.document.edgeIndex.length} perimeter edges in ${r.document.perimeters.length} loop(s)`,
     `  ${describeRule(r.normals)}`,
+    ...(r.model ? [describeModel(r.model)] : []),
     `  order ${t.order.toFixed(2)} ms, planes ${t.planes.toFixed(2)} ms, aabb ${t.aabb.toFixed(2)} ms, adjacency ${t.adjacency.toFixed(2)} ms, perimeters ${t.perimeters.toFixed(2)} ms (read ${t.read.toFixed(1)} ms, write ${t.write.toFixed(1)} ms)`,
   ];
   for (const d of r.disagreements) {
@@ -318,7 +382,7 @@ function describe(input: string, output: string, r: KotorBakeReport, reference: 
             ? `differs in ${s.differing} of ${s.count} entries${diff}; ${s.sameShapeNodes} of ${s.count} nodes (${((100 * s.sameShapeNodes) / s.count).toFixed(1)} %) have the same faces and plane flag`
             : `differs in ${s.differing} of ${s.count} entries${diff}`;
       lines.push(`  ${name.padEnd(10)} ${what}`);
-      const note = SECTION_NOTES[name as keyof BwmComparison];
+      const note = sectionNote(r, name);
       if (!s.identical && note) lines.push(`             (${note})`);
     }
   }

@@ -3,22 +3,28 @@ import path from 'node:path';
 import { contentHash } from '../project/content-hash';
 import type { ProjectStore } from '../project/project-store';
 import type { FileRecord } from '../project/project-types';
-import { readBytesSync } from '../file-access';
+import { FileAccessError, readBytesSync } from '../file-access';
+import { isMalformedInputError } from '../../../shared/binary/malformed-input-error';
+import { KotorResType } from '../../../shared/formats/aurora/resource-types';
+import { findKotorGameResource } from './kotor-game-resource';
 
 /**
  * A KotOR room's model (`ROOM.mdl`) as the project bake finds it for a room walkmesh
- * (`ROOM.wok`): beside the file the WOK was imported from, else in the `override` folder of
- * each of the project's game folders (names matched without regard to case). The bake then
- * takes the face order and the AABB tree from the model's walkmesh node, as BioWare's
- * compiler did (shared/bakers/kotor/bwm-model-bake.ts). Models inside the game's capsules
- * (modules/, chitin.key) are not looked up here: the bake's inputs must be known without
- * opening archives each time a file's bake state is shown.
+ * (`ROOM.wok`): beside the file the WOK was imported from (names matched without regard to
+ * case), else in each of the project's game folders as the game loads it for the room's
+ * module: `override/`, the module's capsules (`modules/<module>.mod`, else `.rim`,
+ * `_s.rim`, `_dlg.erf`), then chitin.key and its BIFs (kotor-game-resource.ts reads only
+ * tables and the one resource, so this stays synchronous and cheap). The bake then takes
+ * the face order and the AABB tree from the model's walkmesh node, as BioWare's compiler
+ * did (shared/bakers/kotor/bwm-model-bake.ts).
  */
 export interface KotorRoomModel {
   /** `ROOM.mdl` as the room names it. */
   name: string;
-  mdlPath: string;
+  /** Where it was found: a path beside the WOK, or `<game folder>: modules/m10aa_s.rim` etc. */
+  origin: string;
   sha256: string;
+  read(): Uint8Array;
 }
 
 /** Content hashes of model files by path, size and time, so a bake state check does not hash them again. */
@@ -44,37 +50,34 @@ function findInDir(dir: string, name: string): string | undefined {
 
 export function kotorRoomModelOf(store: ProjectStore, file: FileRecord): KotorRoomModel | undefined {
   if (!/\.wok$/i.test(file.name)) return undefined;
-  const name = `${file.name.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '')}.mdl`;
-  const dirs: string[] = [];
-  if (file.sourcePath) dirs.push(path.dirname(file.sourcePath));
-  for (const g of store.listGameFolders()) {
-    dirs.push(path.join(g.path, readdirSafe(g.path).find((e) => e.toLowerCase() === 'override') ?? 'override'));
-  }
-  for (const dir of dirs) {
-    const mdlPath = findInDir(dir, name);
-    if (!mdlPath) continue;
+  const room = file.name.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '');
+  const name = `${room}.mdl`;
+  const beside = file.sourcePath ? findInDir(path.dirname(file.sourcePath), name) : undefined;
+  if (beside) {
     try {
-      const s = statSync(mdlPath);
-      const key = `${mdlPath}|${s.size}|${s.mtimeMs}`;
+      const s = statSync(beside);
+      const key = `${beside}|${s.size}|${s.mtimeMs}`;
       let sha256 = hashes.get(key);
       if (sha256 === undefined) {
-        sha256 = contentHash(readBytesSync(mdlPath));
+        sha256 = contentHash(readBytesSync(beside));
         hashes.set(key, sha256);
       }
-      return { name, mdlPath, sha256 };
+      return { name, origin: beside, sha256, read: () => readBytesSync(beside) };
     } catch {
-      continue;
+      // Gone or unreadable since it was listed: look in the game folders.
+    }
+  }
+  for (const g of store.listGameFolders()) {
+    try {
+      const found = findKotorGameResource(g.path, file.module, room, KotorResType.MDL);
+      if (found) return { name, origin: `${g.path}: ${found.origin}`, sha256: found.sha256, read: found.read };
+    } catch (e) {
+      // A game folder with a broken capsule, key or BIF cannot give the model; the room is
+      // then baked from its WOK alone (the job summary has no `model`), as without a model.
+      if (!(e instanceof FileAccessError || isMalformedInputError(e))) throw e;
     }
   }
   return undefined;
-}
-
-function readdirSafe(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
 }
 
 /** The input of a `kotor-bake` job that has the room model: "WBKM", the WOK's size (u32), the WOK, then the MDL. */

@@ -40,6 +40,25 @@ const WOK_BOX_PADDING = 0.01;
  *   (m10aa_03a node 185, m10aa_08a node 231, m10aa_09a nodes 60 and 74) are nodes whose two
  *   children have exactly the same box in the model and in the WOK, so neither file
  *   decides the flag there (the 41 other such nodes agree).
+ *   No rule computable from either file gives the WOK's flag at those 45 equal-box nodes
+ *   (checked on the 8 rooms; the WOK-only ones also on K2's 203tell.wok, 54 such nodes).
+ *   Where the children's boxes differ, the flag is the axis of the largest gap between
+ *   the children's box centres, − when child 2's centre is lower (706 of 706 here, 1,154
+ *   of 1,154 in 203tell; MDLEdit's k1cp WOKs instead use the node box's longest axis,
+ *   always +: 980 of 980 in 4 files). At equal boxes the game's flag is always +Y, −Y or
+ *   −Z (rooms 16/14/15, 203tell 10/8/36), and it hangs on details the boxes do not keep:
+ *   m10aa_08b and 09b hold the same walkmesh (same faces, same tree) moved by (0.10, 0.58,
+ *   0), each vertex within 0.03 of that move, and their equal-box node 129 has +Y in one
+ *   and −Y in the other, in the model and in the WOK alike. Tried
+ *   against the WOK's 45 (and the model's 45): the children's face-centroid means (double
+ *   and float), box of centroids, float vertex bounds, first vertices, summed normals,
+ *   each by largest |gap| in all 6 axis orders, > or ≥, either sign: at best 16/45; the
+ *   float rounding error of the box centre (x87 extended vs float32: sum, half, extent;
+ *   the model's 4-decimal box text vs float; the WOK boxes padded or not, before and after
+ *   the move to world space; a cascade X, Y, else Z): at best 22/45 model, 22/45 WOK; a
+ *   stale flag from the node computed before it (pre/post-order, either child first,
+ *   breadth-first, reversed; the parent, the sibling): at best 11/45; always −Z: 15/45
+ *   (36/54 in 203tell). Copying the model's flag (41/45) stays the best.
  * - Everything else (normals, planes, adjacency, edges, perimeters) as bakeBwm derives it.
  *
  * Throws ModelMappingError when the model has no walkmesh node or its faces do not match

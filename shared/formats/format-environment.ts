@@ -1,4 +1,5 @@
 import type { ReadLimits } from '../binary/read-budget';
+import { classicDeflate } from '../platform/classic-deflate';
 import { pakoZlibCodec } from '../platform/pako-zlib-codec';
 import type { ZlibCodec } from '../platform/zlib-codec';
 
@@ -14,5 +15,8 @@ export interface FormatEnvironment {
   limits?: ReadLimits;
 }
 
-/** Works everywhere (renderer, workers, Node); Node callers may pass a faster one. */
-export const portableEnvironment: FormatEnvironment = { zlib: pakoZlibCodec };
+/**
+ * Works everywhere (renderer, workers, Node); Node callers may pass a faster one. Deflates
+ * with classic zlib as WebAssembly where it may run, else pako: the same bytes either way.
+ */
+export const portableEnvironment: FormatEnvironment = { zlib: { ...pakoZlibCodec, deflate: classicDeflate } };

@@ -1,8 +1,9 @@
 /**
  * zlib streams (RFC 1950) behind one small interface, so `shared/` code stays platform-free:
  * the renderer uses pako everywhere; the main process and workers may inflate with
- * node:zlib, which is about three times faster. Compression always goes through pako 2.1.0,
- * the one implementation that reproduces the games' own compressed bytes exactly.
+ * node:zlib, which is about three times faster. Compression must reproduce the games' own
+ * bytes: classic zlib's, as pako 2.1.0 and classicDeflate (zlib 1.2.13 as WebAssembly,
+ * classic-deflate.ts) give them; never node:zlib's deflate, Chromium's fork, whose bytes differ.
  */
 export interface ZlibCodec {
   /**

@@ -20,8 +20,9 @@ export function cutCorners(G: NavGraph, flat: number[], portals: number[], corri
       const last = nodes[nodes.length - 1];
       if (last === v) continue;
       // Two stretches meet at a corner, where their faces may touch only at a vertex:
-      // the faces round it join them, so the corridor still steps through links.
-      if (last !== undefined) nodes.push(...bridge(G, last, v, keptPoints[keptPoints.length - 3]!, keptPoints[keptPoints.length - 2]!));
+      // the faces round it join them, so the corridor still steps through links (none
+      // between two linked nodes, the usual case, where bridge's search would end at once).
+      if (last !== undefined && !linksTo(G, last, v)) nodes.push(...bridge(G, last, v, keptPoints[keptPoints.length - 3]!, keptPoints[keptPoints.length - 2]!));
       nodes.push(v);
     }
   };
@@ -29,18 +30,24 @@ export function cutCorners(G: NavGraph, flat: number[], portals: number[], corri
   for (let i = 0; i < count - 1; ) {
     let next = i + 1;
     let path: number[] | null = null;
+    // A corner lies on the portal between corridor nodes k-1 and k: the walk starts on
+    // either side (the side the last stretch ended on first) and must end on either
+    // side of the target corner's portal, so it stays on the corridor's floor.
+    const k = portals[i]!;
+    const last = nodes[nodes.length - 1];
+    let start0 = corridorNodes[k > 0 ? Math.min(k, corridorNodes.length - 1) : 0]!;
+    let start1 = k > 0 ? corridorNodes[k - 1]! : -1;
+    if (k > 0 && last !== undefined && start1 === last) {
+      start1 = start0;
+      start0 = last;
+    }
     for (let j = count - 1; j > i + 1 && !path; j--) {
-      // A corner lies on the portal between corridor nodes k-1 and k: the walk starts on
-      // either side (the side the last stretch ended on first) and must end on either
-      // side of the target corner's portal, so it stays on the corridor's floor.
-      const k = portals[i]!, kj = portals[j]!;
-      const last = nodes[nodes.length - 1];
-      const starts = k > 0 ? [corridorNodes[Math.min(k, corridorNodes.length - 1)]!, corridorNodes[k - 1]!] : [corridorNodes[0]!];
-      if (last !== undefined && starts[1] === last) starts.reverse();
-      const ends = [corridorNodes[Math.min(kj, corridorNodes.length - 1)]!, corridorNodes[Math.max(0, kj - 1)]!];
-      for (const startNode of starts) {
+      const kj = portals[j]!;
+      const end0 = corridorNodes[Math.min(kj, corridorNodes.length - 1)]!;
+      const end1 = corridorNodes[Math.max(0, kj - 1)]!;
+      for (let s = 0; s < (k > 0 ? 2 : 1); s++) {
         walked.length = 0;
-        if (straightWalk(G, startNode, flat[i * 3]!, flat[i * 3 + 1]!, flat[j * 3]!, flat[j * 3 + 1]!, walked) && endsOnFloor(G, walked[walked.length - 1]!, ends, flat, j)) {
+        if (straightWalk(G, s === 0 ? start0 : start1, flat[i * 3]!, flat[i * 3 + 1]!, flat[j * 3]!, flat[j * 3 + 1]!, walked) && endsOnFloor(G, walked[walked.length - 1]!, end0, end1, flat, j)) {
           path = walked.slice();
           next = j;
           break;
@@ -59,14 +66,20 @@ export function cutCorners(G: NavGraph, flat: number[], portals: number[], corri
  * the node is one of the corner's corridor nodes, or a node round the corner joined to
  * one by a few links whose surface is at the corner's height (not a floor above or below).
  */
-function endsOnFloor(G: NavGraph, node: number, ends: readonly number[], flat: readonly number[], j: number): boolean {
-  if (ends.includes(node)) return true;
+function endsOnFloor(G: NavGraph, node: number, end0: number, end1: number, flat: readonly number[], j: number): boolean {
+  if (node === end0 || node === end1) return true;
   const s = G.polyStart[node]!;
   const P = G.polyPoints;
   const h = planeHeight(P, [s, s + 1, s + 2], 0, flat[j * 3]!, flat[j * 3 + 1]!);
   if (!(Math.abs(h - flat[j * 3 + 2]!) <= 0.05)) return false;
   const x = flat[j * 3]!, y = flat[j * 3 + 1]!;
-  return ends.some((e) => G.linkTarget.subarray(G.linkStart[node]!, G.linkStart[node + 1]!).includes(e) || bridge(G, node, e, x, y).length > 0);
+  return linksTo(G, node, end0) || bridge(G, node, end0, x, y).length > 0 || linksTo(G, node, end1) || bridge(G, node, end1, x, y).length > 0;
+}
+
+/** Whether node u has a link to node v. */
+function linksTo(G: NavGraph, u: number, v: number): boolean {
+  for (let l = G.linkStart[u]!, end = G.linkStart[u + 1]!; l < end; l++) if (G.linkTarget[l] === v) return true;
+  return false;
 }
 
 /**

@@ -148,7 +148,8 @@ export class PathSurface {
       // Seen from inside u looking across the portal, the corner on u's left of a→b is on the walker's right.
       let side = orient(ax, ay, bx, by, G.centre[u * 3]!, G.centre[u * 3 + 1]!);
       if (side === 0) side = -orient(ax, ay, bx, by, G.centre[v * 3]!, G.centre[v * 3 + 1]!);
-      const [li, ri] = side > 0 ? [3, 0] : [0, 3];
+      const li = side > 0 ? 3 : 0;
+      const ri = 3 - li;
       for (let c = 0; c < 3; c++) {
         left[(i + 1) * 3 + c] = P[l * 6 + li + c]!;
         right[(i + 1) * 3 + c] = P[l * 6 + ri + c]!;

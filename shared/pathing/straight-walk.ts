@@ -2,6 +2,30 @@ import type { NavGraph } from './nav-graph';
 
 const EPS = 1e-9;
 
+/** Per graph, each node's outline winding: 1 counter-clockwise (or no area), -1 clockwise, 0 not yet computed. */
+const windings = new WeakMap<NavGraph, Int8Array>();
+
+/** The winding sign of node `node`'s outline (the shoelace sum's sign, computed once per node and graph). */
+function windingOf(G: NavGraph, node: number): number {
+  let w = windings.get(G);
+  if (!w) {
+    w = new Int8Array(G.nodeCount);
+    windings.set(G, w);
+  }
+  const known = w[node]!;
+  if (known !== 0) return known;
+  const P = G.polyPoints;
+  const s = G.polyStart[node]!, m = G.polyStart[node + 1]! - s;
+  let area = 0;
+  for (let k = 0; k < m; k++) {
+    const a = (s + k) * 3, b = (s + (k + 1 === m ? 0 : k + 1)) * 3;
+    area += P[a]! * P[b + 1]! - P[b]! * P[a + 1]!;
+  }
+  const sign = area >= 0 ? 1 : -1;
+  w[node] = sign;
+  return sign;
+}
+
 /**
  * Walks the straight segment p → q in the plane across the graph's convex polygons,
  * starting in node `start`, leaving each polygon through the edge the segment exits by and
@@ -17,19 +41,14 @@ export function straightWalk(G: NavGraph, start: number, px: number, py: number,
   let tIn = 0;
   let stalled = 0;
   let previous = -1;
-  const P = G.polyPoints;
+  const { polyPoints: P, polyStart, linkStart, linkTarget, linkOutlineEdge, linkPortal: L, walkable } = G;
   out.push(node);
   for (let steps = 0; steps < G.nodeCount; steps++) {
-    const s = G.polyStart[node]!, m = G.polyStart[node + 1]! - s;
+    const s = polyStart[node]!, m = polyStart[node + 1]! - s;
     // A node with no area in the plan (a Source ladder) is climbed, never walked across.
     if (m < 3) return false;
     // Orientation of the outline, so "leaving" is known for either winding.
-    let area = 0;
-    for (let k = 0; k < m; k++) {
-      const a = (s + k) * 3, b = (s + (k + 1 === m ? 0 : k + 1)) * 3;
-      area += P[a]! * P[b + 1]! - P[b]! * P[a + 1]!;
-    }
-    const sign = area >= 0 ? 1 : -1;
+    const sign = windingOf(G, node);
     let tExit = Infinity, exitEdge = -1;
     for (let k = 0; k < m; k++) {
       const a = (s + k) * 3, b = (s + (k + 1 === m ? 0 : k + 1)) * 3;
@@ -39,7 +58,10 @@ export function straightWalk(G: NavGraph, start: number, px: number, py: number,
       const along = dx * nx + dy * ny;
       if (along <= EPS) continue;
       const t = ((P[a]! - px) * nx + (P[a + 1]! - py) * ny) / along;
-      if (t < tExit) [tExit, exitEdge] = [t, k];
+      if (t < tExit) {
+        tExit = t;
+        exitEdge = k;
+      }
     }
     if (exitEdge < 0 || tExit >= 1 - EPS) return true;
     if (tExit < tIn - 1e-6) return false; // the segment does not pass through this polygon
@@ -49,14 +71,14 @@ export function straightWalk(G: NavGraph, start: number, px: number, py: number,
     tIn = Math.max(tIn, tExit);
     const cx = px + dx * tExit, cy = py + dy * tExit;
     let next = -1;
-    for (let l = G.linkStart[node]!; l < G.linkStart[node + 1]!; l++) {
-      if (G.linkOutlineEdge[l] !== exitEdge || !G.walkable[G.linkTarget[l]!] || G.linkTarget[l] === previous) continue;
-      const L = G.linkPortal;
+    for (let l = linkStart[node]!, end = linkStart[node + 1]!; l < end; l++) {
+      const target = linkTarget[l]!;
+      if (linkOutlineEdge[l] !== exitEdge || !walkable[target] || target === previous) continue;
       const ax = L[l * 6]!, ay = L[l * 6 + 1]!, bx = L[l * 6 + 3]!, by = L[l * 6 + 4]!;
       const len2 = (bx - ax) ** 2 + (by - ay) ** 2;
       const u = len2 > 0 ? ((cx - ax) * (bx - ax) + (cy - ay) * (by - ay)) / len2 : 0;
       if (u >= -1e-6 && u <= 1 + 1e-6) {
-        next = G.linkTarget[l]!;
+        next = target;
         break;
       }
     }

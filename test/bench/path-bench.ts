@@ -71,30 +71,35 @@ export function runPathBench(options: PathBenchOptions = {}): void {
     const surface = pathSurfaceFor(loadDocument(file, bytes, nodeFormatEnvironment), path.basename(file));
     const buildMs = performance.now() - t0;
     const pairs = reachablePairs(surface, count);
-    // Warm-up over the same pairs, so the timed pass measures optimised code.
-    for (const [a, b] of pairs.slice(0, 100)) surface.findPath(a, b, { tolerance: 0 });
-    const times: number[] = [];
-    let crossed = 0;
-    for (const [a, b] of pairs) {
-      const q0 = performance.now();
-      const r = surface.findPath(a, b, { tolerance: 0 });
-      times.push(performance.now() - q0);
-      crossed += r.facesCrossed;
+    const variants: [string, PathSurface][] = [[game, surface]];
+    // Walkbench's own A* on the same NWN2 walkmesh: its tables marked stale (issue 18's target row).
+    if (surface instanceof Nwn2PathSurface && surface.baked) variants.push([`${game} (A*)`, new Nwn2PathSurface({ ...surface.aswm, bakeStale: true }, path.basename(file))]);
+    for (const [label, s] of variants) {
+      // Warm-up over the same pairs, so the timed pass measures optimised code.
+      for (const [a, b] of pairs.slice(0, 100)) s.findPath(a, b, { tolerance: 0 });
+      const times: number[] = [];
+      let crossed = 0;
+      for (const [a, b] of pairs) {
+        const q0 = performance.now();
+        const r = s.findPath(a, b, { tolerance: 0 });
+        times.push(performance.now() - q0);
+        crossed += r.facesCrossed;
+      }
+      times.sort((x, y) => x - y);
+      rows.push([
+        label,
+        fixtureName(file),
+        formatCount(s.graph.nodeCount),
+        s.graph.nodeNoun,
+        s === surface ? buildMs.toFixed(0) : '-',
+        String(pairs.length),
+        times.length ? median(times).toFixed(3) : '-',
+        times.length ? percentile(times, 0.95).toFixed(3) : '-',
+        times.length ? percentile(times, 0.99).toFixed(3) : '-',
+        times.length ? (crossed / times.length).toFixed(0) : '-',
+        s.method,
+      ]);
     }
-    times.sort((x, y) => x - y);
-    rows.push([
-      game,
-      fixtureName(file),
-      formatCount(surface.graph.nodeCount),
-      surface.graph.nodeNoun,
-      buildMs.toFixed(0),
-      String(pairs.length),
-      times.length ? median(times).toFixed(3) : '-',
-      times.length ? percentile(times, 0.95).toFixed(3) : '-',
-      times.length ? percentile(times, 0.99).toFixed(3) : '-',
-      times.length ? (crossed / times.length).toFixed(0) : '-',
-      surface.method,
-    ]);
   }
   const columns: Column[] = [
     { header: 'game', align: 'left' },

@@ -3,15 +3,24 @@ import { convexHull, segmentCrossesInterior, type Polygon } from './convex-geome
 import { EPSILON, type TileWalls } from './tile-walls';
 import type { TileGraph } from './tile-graph';
 
-/** Whether node u links to node v within the tile. */
-function linked(links: Pick<TileGraph, 'start' | 'target'>, u: number, v: number): boolean {
-  for (let a = links.start[u]!, end = links.start[u + 1]!; a < end; a++) if (links.target[a] === v) return true;
-  return false;
-}
-
 const MAX_POINTS = MAX_TILE_NODES * 3;
 /** Bit masks per member and word (see `masks`). */
-const MASKS = 8;
+const MASKS = 12;
+/**
+ * Slack (metres) of the diagonal-extent masks 8–11: they only skip walls lying wholly more
+ * than this beyond the pair along x + y or x − y, which wallEnters (a stretch inside the
+ * hull, computed to about 1e-12 m) rejects anyway, so they change no result.
+ */
+const DIAGONAL_SLACK = 1e-5;
+/** Cells per side of the grid over a component's box that lists the relevant walls each cell's box meets (linkedPairBlocked). */
+const GRID = 8;
+const WORDS = (MAX_POINTS + 31) >>> 5;
+/**
+ * Metres the open members' hull is grown by when choosing the walls their pairs need: a
+ * wall wallEnters finds entering a pair's hull (by more than its tolerance, computed to about
+ * 1e-12 m) is inside it, so keeping every wall within this of the open hull drops none.
+ */
+const OPEN_SLACK = 1e-5;
 
 /**
  * Sets the line-of-sight bit on the pairs of one connected component whose convex hull no
@@ -27,11 +36,21 @@ const MASKS = 8;
  * so they are ORs and ANDs of the masks, 32 walls at a time. Only for the walls left, the
  * line's stretch inside the pair's hull (between the points where it crosses the
  * segments joining corners on opposite sides) is compared with the wall itself.
+ *
+ * Only the pairs the rule can set are visited (issue 18): every pair of members with no
+ * corner on a wall, and the linked pairs (through the tile graph's arcs) where one has.
+ * The other pairs never get the bit, so visiting all N² of them (as before) was wasted:
+ * on the 24 toolset TRX fixtures 41 % of the members have no corner on a wall, so this
+ * visits about a sixth of the pairs. The masks are built in registers 32 walls at a time
+ * and the corners' positions relative to a wall are recomputed (with the same float64
+ * expressions, so the same values) for the few candidates that reach wallEnters instead of
+ * being stored for every member and wall. The bits set are exactly those of the
+ * all-pairs version (test/unit/nwn2-bake/line-of-sight-reference.test.ts compares them on
+ * every fixture).
  */
 export class PairVisibility {
   private readonly points = new Float64Array(MAX_POINTS * 2);
   private readonly hull: Polygon = { count: 0, x: new Float64Array(MAX_POINTS + 1), y: new Float64Array(MAX_POINTS + 1) };
-  private readonly relevant = new Int32Array(MAX_POINTS);
   /** Per relevant wall: start x, y, direction x, y, squared length, tolerance. */
   private readonly wallX = new Float64Array(MAX_POINTS);
   private readonly wallY = new Float64Array(MAX_POINTS);
@@ -39,26 +58,53 @@ export class PairVisibility {
   private readonly wallDY = new Float64Array(MAX_POINTS);
   private readonly wallLength2 = new Float64Array(MAX_POINTS);
   private readonly wallLimit = new Float64Array(MAX_POINTS);
+  /** Per relevant wall: the tolerance along it (wallLimit · length). */
+  private readonly wallMargin = new Float64Array(MAX_POINTS);
   /** Per relevant wall: its box (minX, minY, maxX, maxY). */
   private readonly wallBox = new Float64Array(MAX_POINTS * 4);
+  /** Per relevant wall: its extent along the diagonals (min x + y, max x + y, min x − y, max x − y). */
+  private readonly wallDiagonal = new Float64Array(MAX_POINTS * 4);
   /**
    * Per member, bit masks over the relevant walls (`words` 32-bit words each), every one
    * a condition that holds for a pair when it holds for either member, so that a pair's
    * candidate walls are an AND of ORs:
    * 0: a corner left of the wall's line; 1: a corner right of it; 2–5: the wall's box
    * meets the pair's box on that side (wall minX < member maxX, wall maxX > member minX,
-   * same in y); 6, 7: a corner projects past the wall's start / before its end.
+   * same in y); 6, 7: a corner projects past the wall's start / before its end; 8–11:
+   * the same as 2–5 along the diagonals x + y and x − y (with DIAGONAL_SLACK), which
+   * removes about half of the walls that pass 0–7 and still miss the pair's hull (194 k of
+   * 335 k calls to wallEnters that returned false, on the 24 toolset TRX fixtures).
    */
   private masks = new Int32Array(0);
-  private side = new Float64Array(0);
-  private along = new Float64Array(0);
-  private minAlong = new Float64Array(0);
-  private maxAlong = new Float64Array(0);
+  /**
+   * Per cell of a GRID × GRID grid over the component's box, bit masks (`words` per cell) of
+   * the relevant walls whose box meets the cell's: a wall whose box meets a pair's box is in
+   * one of the cells the pair's box meets (the same monotone cell function maps both).
+   */
+  private readonly cellWalls = new Int32Array(GRID * GRID * WORDS);
+  private gridX = 0;
+  private gridY = 0;
+  private gridScaleX = 0;
+  private gridScaleY = 0;
+  /** Tile walls entering the component's hull, and 1 for those near the open members' hull (findRelevantWalls). */
+  private readonly found = new Int32Array(MAX_POINTS);
+  private readonly nearOpen = new Uint8Array(MAX_POINTS);
+  /** How many of the relevant walls (the first ones) can block a pair of open members. */
+  private openWalls = 0;
+  /** Member position of each node of the component, −1 for the others. */
+  private readonly memberOf = new Int32Array(MAX_TILE_NODES).fill(-1);
+  /** Members with no corner on a wall. */
+  private readonly open = new Int32Array(MAX_TILE_NODES);
   /** A pair's corners left and right of one wall's line. */
   private readonly leftSide = new Float64Array(6);
   private readonly leftAlong = new Float64Array(6);
   private readonly rightSide = new Float64Array(6);
   private readonly rightAlong = new Float64Array(6);
+  /** The corner coordinates of the tile being marked (TileWalls.x, .y). */
+  private cornerX: Float64Array = new Float64Array(0);
+  private cornerY: Float64Array = new Float64Array(0);
+  /** The members being marked. */
+  private memberList: Int32Array = new Int32Array(0);
 
   /**
    * Marks the qualifying pairs among `members` (node indices of non-degenerate triangles
@@ -67,110 +113,306 @@ export class PairVisibility {
    * when the two are linked (`links`: the tile graph's arcs).
    */
   mark(walls: TileWalls, members: Int32Array, count: number, nodes: Uint8Array, base: number, n: number, onWall: Uint8Array, links: Pick<TileGraph, 'start' | 'target'>): number {
-    const r = this.findRelevantWalls(walls, members, count);
-    if (r > 0) this.classify(walls, members, count, r);
-    const words = (r + 31) >>> 5;
+    this.cornerX = walls.x;
+    this.cornerY = walls.y;
+    this.memberList = members;
+    const { memberOf, open } = this;
+    let opened = 0;
+    for (let i = 0; i < count; i++) {
+      memberOf[members[i]!] = i;
+      if (onWall[members[i]!] === 0) open[opened++] = i;
+    }
+    const r = this.findRelevantWalls(walls, members, count, opened);
+    // The pairs of open members need only the first openWalls of the relevant walls.
+    const ro = this.openWalls;
+    const words = (ro + 31) >>> 5;
+    if (ro > 0) this.classify(walls, members, open, opened, ro);
     let marked = 0;
+    // Pairs of members with no corner on a wall: every one qualifies unless a wall blocks it.
+    if (words === 1) marked += this.markOpenPairs(nodes, base, n, opened);
+    else {
+      for (let a = 0; a < opened; a++) {
+        const i = open[a]!;
+        const u = members[i]!;
+        for (let b = a + 1; b < opened; b++) {
+          const j = open[b]!;
+          if (ro > 0 && this.blocked(i, j, ro, words)) continue;
+          marked += setPair(nodes, base, n, u, members[j]!);
+        }
+      }
+    }
+    // The toolset's restriction (line-of-sight.ts): a triangle with a corner on a wall sees its linked neighbours only.
+    const { start, target } = links;
     for (let i = 0; i < count; i++) {
       const u = members[i]!;
-      for (let j = i + 1; j < count; j++) {
-        const v = members[j]!;
-        // The toolset's restriction (line-of-sight.ts): a triangle with a corner on a wall sees its linked neighbours only.
-        if ((onWall[u] === 1 || onWall[v] === 1) && !linked(links, u, v)) continue;
-        if (r > 0 && this.blocked(i, j, r, words)) continue;
-        const uv = base + u * n + v;
-        const vu = base + v * n + u;
-        if (nodes[uv] === NO_NODE || nodes[vu] === NO_NODE) continue;
-        nodes[uv] = nodes[uv]! | NODE_LOS_BIT;
-        nodes[vu] = nodes[vu]! | NODE_LOS_BIT;
-        marked += 2;
+      const uOnWall = onWall[u] === 1;
+      arcs: for (let arc = start[u]!, end = start[u + 1]!; arc < end; arc++) {
+        const v = target[arc]!;
+        const j = memberOf[v]!;
+        if (j <= i || (!uOnWall && onWall[v] === 0)) continue;
+        for (let before = start[u]!; before < arc; before++) if (target[before] === v) continue arcs;
+        if (r > 0 && this.linkedPairBlocked(walls, i, j, r)) continue;
+        marked += setPair(nodes, base, n, u, v);
+      }
+    }
+    for (let i = 0; i < count; i++) memberOf[members[i]!] = -1;
+    return marked;
+  }
+
+  /**
+   * The open pairs when there are at most 32 relevant walls (one mask word, nearly every
+   * component): blocked() with the first member's masks held in locals.
+   */
+  private markOpenPairs(nodes: Uint8Array, base: number, n: number, opened: number): number {
+    const { open, masks: m, memberList: members } = this;
+    let marked = 0;
+    for (let a = 0; a < opened; a++) {
+      const i = open[a]!;
+      const u = members[i]!;
+      const at = i * MASKS;
+      const m0 = m[at]!;
+      const m1 = m[at + 1]!;
+      const m2 = m[at + 2]!;
+      const m3 = m[at + 3]!;
+      const m4 = m[at + 4]!;
+      const m5 = m[at + 5]!;
+      const m6 = m[at + 6]!;
+      const m7 = m[at + 7]!;
+      const m8 = m[at + 8]!;
+      const m9 = m[at + 9]!;
+      const m10 = m[at + 10]!;
+      const m11 = m[at + 11]!;
+      pairs: for (let b = a + 1; b < opened; b++) {
+        const j = open[b]!;
+        const bt = j * MASKS;
+        let cut =
+          (m0 | m[bt]!) &
+          (m1 | m[bt + 1]!) &
+          (m2 | m[bt + 2]!) &
+          (m3 | m[bt + 3]!) &
+          (m4 | m[bt + 4]!) &
+          (m5 | m[bt + 5]!) &
+          (m6 | m[bt + 6]!) &
+          (m7 | m[bt + 7]!) &
+          (m8 | m[bt + 8]!) &
+          (m9 | m[bt + 9]!) &
+          (m10 | m[bt + 10]!) &
+          (m11 | m[bt + 11]!);
+        while (cut !== 0) {
+          const low = cut & -cut;
+          cut ^= low;
+          if (this.wallEnters(i, j, 31 - Math.clz32(low))) continue pairs;
+        }
+        marked += setPair(nodes, base, n, u, members[j]!);
       }
     }
     return marked;
   }
 
-  /** The walls entering the interior of the component's hull, into `relevant`; returns their number. */
-  private findRelevantWalls(walls: TileWalls, members: Int32Array, count: number): number {
+  /**
+   * The walls entering the interior of the component's hull, into the wall arrays; returns
+   * their number. Those that also come within OPEN_SLACK of the hull of the open members
+   * (`opened` of them, in `open`) go first, and `openWalls` says how many: no other wall can
+   * enter the hull of a pair of open members (it lies inside that hull), so only they are
+   * classified for the open pairs. The open members lie inside the floor, away from its
+   * walls, so their hull is usually crossed by far fewer walls than the component's.
+   */
+  private findRelevantWalls(walls: TileWalls, members: Int32Array, count: number, opened: number): number {
+    let x0 = Infinity;
+    let y0 = Infinity;
+    let x1 = -Infinity;
+    let y1 = -Infinity;
     for (let i = 0; i < count; i++) {
       const u = members[i]!;
+      if (walls.minX[u]! < x0) x0 = walls.minX[u]!;
+      if (walls.minY[u]! < y0) y0 = walls.minY[u]!;
+      if (walls.maxX[u]! > x1) x1 = walls.maxX[u]!;
+      if (walls.maxY[u]! > y1) y1 = walls.maxY[u]!;
       for (let c = 0; c < 3; c++) {
         this.points[(i * 3 + c) * 2] = walls.x[u * 3 + c]!;
         this.points[(i * 3 + c) * 2 + 1] = walls.y[u * 3 + c]!;
       }
     }
     convexHull(this.points, count * 3, this.hull);
-    let r = 0;
+    const found = this.found;
+    let candidates = 0;
     for (let w = 0; w < walls.wallCount; w++) {
       const o = w * 4;
-      if (!segmentCrossesInterior(walls.wall[o]!, walls.wall[o + 1]!, walls.wall[o + 2]!, walls.wall[o + 3]!, this.hull, EPSILON)) continue;
-      const ex = walls.wall[o + 2]! - walls.wall[o]!;
-      const ey = walls.wall[o + 3]! - walls.wall[o + 1]!;
-      this.relevant[r] = w;
-      this.wallX[r] = walls.wall[o]!;
-      this.wallY[r] = walls.wall[o + 1]!;
-      this.wallDX[r] = ex;
-      this.wallDY[r] = ey;
-      this.wallLength2[r] = ex * ex + ey * ey;
-      this.wallLimit[r] = EPSILON * Math.sqrt(ex * ex + ey * ey);
-      for (let c = 0; c < 4; c++) this.wallBox[r * 4 + c] = walls.wallBox[o + c]!;
-      r++;
+      if (segmentCrossesInterior(walls.wall[o]!, walls.wall[o + 1]!, walls.wall[o + 2]!, walls.wall[o + 3]!, this.hull, EPSILON)) found[candidates++] = w;
+    }
+    // The open members' hull, grown by OPEN_SLACK (a negative shrink), when they have one.
+    let openHull = false;
+    if (opened >= 2 && candidates > 0) {
+      for (let a = 0; a < opened; a++) {
+        const u = members[this.open[a]!]!;
+        for (let c = 0; c < 3; c++) {
+          this.points[(a * 3 + c) * 2] = walls.x[u * 3 + c]!;
+          this.points[(a * 3 + c) * 2 + 1] = walls.y[u * 3 + c]!;
+        }
+      }
+      convexHull(this.points, opened * 3, this.hull);
+      openHull = this.hull.count >= 3;
+    }
+    const near = this.nearOpen;
+    let ro = 0;
+    for (let k = 0; k < candidates; k++) {
+      const o = found[k]! * 4;
+      near[k] = !openHull || segmentCrossesInterior(walls.wall[o]!, walls.wall[o + 1]!, walls.wall[o + 2]!, walls.wall[o + 3]!, this.hull, -OPEN_SLACK) ? 1 : 0;
+      ro += near[k]!;
+    }
+    this.openWalls = opened >= 2 ? ro : 0;
+    let r = 0;
+    for (let pass = 1; pass >= 0; pass--) {
+      for (let k = 0; k < candidates; k++) {
+        if (near[k] !== pass) continue;
+        this.addRelevantWall(walls, found[k]!, r++);
+      }
+    }
+    this.gridX = x0;
+    this.gridY = y0;
+    this.gridScaleX = x1 > x0 ? GRID / (x1 - x0) : 0;
+    this.gridScaleY = y1 > y0 ? GRID / (y1 - y0) : 0;
+    const words = (r + 31) >>> 5;
+    const cells = this.cellWalls;
+    cells.fill(0, 0, GRID * GRID * words);
+    for (let w = 0; w < r; w++) {
+      const cx0 = this.cellX(this.wallBox[w * 4]!);
+      const cy0 = this.cellY(this.wallBox[w * 4 + 1]!);
+      const cx1 = this.cellX(this.wallBox[w * 4 + 2]!);
+      const cy1 = this.cellY(this.wallBox[w * 4 + 3]!);
+      const bit = 1 << (w & 31);
+      for (let cy = cy0; cy <= cy1; cy++) for (let cx = cx0; cx <= cx1; cx++) cells[(cy * GRID + cx) * words + (w >>> 5)]! |= bit;
     }
     return r;
   }
 
-  private classify(walls: TileWalls, members: Int32Array, count: number, r: number): void {
+  /** Copies tile wall w into relevant slot r. */
+  private addRelevantWall(walls: TileWalls, w: number, r: number): void {
+    const o = w * 4;
+    const ex = walls.wall[o + 2]! - walls.wall[o]!;
+    const ey = walls.wall[o + 3]! - walls.wall[o + 1]!;
+    this.wallX[r] = walls.wall[o]!;
+    this.wallY[r] = walls.wall[o + 1]!;
+    this.wallDX[r] = ex;
+    this.wallDY[r] = ey;
+    this.wallLength2[r] = ex * ex + ey * ey;
+    this.wallLimit[r] = EPSILON * Math.sqrt(ex * ex + ey * ey);
+    this.wallMargin[r] = this.wallLimit[r]! * Math.sqrt(this.wallLength2[r]!);
+    for (let c = 0; c < 4; c++) this.wallBox[r * 4 + c] = walls.wallBox[o + c]!;
+    const s0 = walls.wall[o]! + walls.wall[o + 1]!;
+    const s1 = walls.wall[o + 2]! + walls.wall[o + 3]!;
+    const d0 = walls.wall[o]! - walls.wall[o + 1]!;
+    const d1 = walls.wall[o + 2]! - walls.wall[o + 3]!;
+    this.wallDiagonal[r * 4] = Math.min(s0, s1);
+    this.wallDiagonal[r * 4 + 1] = Math.max(s0, s1);
+    this.wallDiagonal[r * 4 + 2] = Math.min(d0, d1);
+    this.wallDiagonal[r * 4 + 3] = Math.max(d0, d1);
+  }
+
+  /** The grid column of x (clamped: monotone in x). */
+  private cellX(x: number): number {
+    const c = Math.floor((x - this.gridX) * this.gridScaleX);
+    return c < 0 ? 0 : c >= GRID ? GRID - 1 : c;
+  }
+
+  private cellY(y: number): number {
+    const c = Math.floor((y - this.gridY) * this.gridScaleY);
+    return c < 0 ? 0 : c >= GRID ? GRID - 1 : c;
+  }
+
+  /** Builds the masks of the members at positions `which[0 .. count)` (those with no corner on a wall). */
+  private classify(walls: TileWalls, members: Int32Array, which: Int32Array, count: number, r: number): void {
     const words = (r + 31) >>> 5;
-    if (this.masks.length < count * words * MASKS) this.masks = new Int32Array(MAX_TILE_NODES * words * MASKS);
-    if (this.minAlong.length < count * r) {
-      this.side = new Float64Array(MAX_TILE_NODES * r * 3);
-      this.along = new Float64Array(MAX_TILE_NODES * r * 3);
-      this.minAlong = new Float64Array(MAX_TILE_NODES * r);
-      this.maxAlong = new Float64Array(MAX_TILE_NODES * r);
-    }
-    const { masks, side, along, minAlong, maxAlong, wallBox } = this;
-    masks.fill(0, 0, count * words * MASKS);
-    for (let i = 0; i < count; i++) {
+    if (this.masks.length < MAX_TILE_NODES * words * MASKS) this.masks = new Int32Array(MAX_TILE_NODES * words * MASKS);
+    const { masks, wallBox, wallDiagonal, wallX, wallY, wallDX, wallDY, wallLimit, wallLength2, wallMargin } = this;
+    const { x, y } = walls;
+    for (let p = 0; p < count; p++) {
+      const i = which[p]!;
       const u = members[i]!;
       const ux0 = walls.minX[u]! + EPSILON;
       const uy0 = walls.minY[u]! + EPSILON;
       const ux1 = walls.maxX[u]! - EPSILON;
       const uy1 = walls.maxY[u]! - EPSILON;
-      for (let w = 0; w < r; w++) {
-        const ax = this.wallX[w]!;
-        const ay = this.wallY[w]!;
-        const ex = this.wallDX[w]!;
-        const ey = this.wallDY[w]!;
-        const limit = this.wallLimit[w]!;
-        const k = i * r + w;
-        let lo = Infinity;
-        let hi = -Infinity;
-        let left = false;
-        let right = false;
-        for (let c = 0; c < 3; c++) {
-          const dx = walls.x[u * 3 + c]! - ax;
-          const dy = walls.y[u * 3 + c]! - ay;
-          const s = ex * dy - ey * dx;
-          const a = ex * dx + ey * dy;
-          side[k * 3 + c] = s;
-          along[k * 3 + c] = a;
-          if (s > limit) left = true;
-          else if (s < -limit) right = true;
+      const x0 = x[u * 3]!;
+      const y0 = y[u * 3]!;
+      const x1 = x[u * 3 + 1]!;
+      const y1 = y[u * 3 + 1]!;
+      const x2 = x[u * 3 + 2]!;
+      const y2 = y[u * 3 + 2]!;
+      const sMax = Math.max(x0 + y0, x1 + y1, x2 + y2) + DIAGONAL_SLACK;
+      const sMin = Math.min(x0 + y0, x1 + y1, x2 + y2) - DIAGONAL_SLACK;
+      const dMax = Math.max(x0 - y0, x1 - y1, x2 - y2) + DIAGONAL_SLACK;
+      const dMin = Math.min(x0 - y0, x1 - y1, x2 - y2) - DIAGONAL_SLACK;
+      for (let q = 0; q < words; q++) {
+        let left = 0;
+        let right = 0;
+        let box0 = 0;
+        let box1 = 0;
+        let box2 = 0;
+        let box3 = 0;
+        let past = 0;
+        let before = 0;
+        let diagonal0 = 0;
+        let diagonal1 = 0;
+        let diagonal2 = 0;
+        let diagonal3 = 0;
+        for (let w = q << 5, last = Math.min(r, w + 32); w < last; w++) {
+          const ax = wallX[w]!;
+          const ay = wallY[w]!;
+          const ex = wallDX[w]!;
+          const ey = wallDY[w]!;
+          const limit = wallLimit[w]!;
+          const length2 = wallLength2[w]!;
+          const bit = 1 << (w & 31);
+          let dx = x0 - ax;
+          let dy = y0 - ay;
+          let s = ex * dy - ey * dx;
+          let a = ex * dx + ey * dy;
+          let lo = a;
+          let hi = a;
+          if (s > limit) left |= bit;
+          else if (s < -limit) right |= bit;
+          dx = x1 - ax;
+          dy = y1 - ay;
+          s = ex * dy - ey * dx;
+          a = ex * dx + ey * dy;
           if (a < lo) lo = a;
           if (a > hi) hi = a;
+          if (s > limit) left |= bit;
+          else if (s < -limit) right |= bit;
+          dx = x2 - ax;
+          dy = y2 - ay;
+          s = ex * dy - ey * dx;
+          a = ex * dx + ey * dy;
+          if (a < lo) lo = a;
+          if (a > hi) hi = a;
+          if (s > limit) left |= bit;
+          else if (s < -limit) right |= bit;
+          const margin = wallMargin[w]!;
+          if (wallBox[w * 4]! < ux1) box0 |= bit;
+          if (wallBox[w * 4 + 2]! > ux0) box1 |= bit;
+          if (wallBox[w * 4 + 1]! < uy1) box2 |= bit;
+          if (wallBox[w * 4 + 3]! > uy0) box3 |= bit;
+          if (hi > margin) past |= bit;
+          if (lo < length2 - margin) before |= bit;
+          if (wallDiagonal[w * 4]! <= sMax) diagonal0 |= bit;
+          if (wallDiagonal[w * 4 + 1]! >= sMin) diagonal1 |= bit;
+          if (wallDiagonal[w * 4 + 2]! <= dMax) diagonal2 |= bit;
+          if (wallDiagonal[w * 4 + 3]! >= dMin) diagonal3 |= bit;
         }
-        minAlong[k] = lo;
-        maxAlong[k] = hi;
-        const bit = 1 << (w & 31);
-        const at = (i * words + (w >>> 5)) * MASKS;
-        const margin = limit * Math.sqrt(this.wallLength2[w]!);
-        if (left) masks[at]! |= bit;
-        if (right) masks[at + 1]! |= bit;
-        if (wallBox[w * 4]! < ux1) masks[at + 2]! |= bit;
-        if (wallBox[w * 4 + 2]! > ux0) masks[at + 3]! |= bit;
-        if (wallBox[w * 4 + 1]! < uy1) masks[at + 4]! |= bit;
-        if (wallBox[w * 4 + 3]! > uy0) masks[at + 5]! |= bit;
-        if (hi > margin) masks[at + 6]! |= bit;
-        if (lo < this.wallLength2[w]! - margin) masks[at + 7]! |= bit;
+        const at = (i * words + q) * MASKS;
+        masks[at] = left;
+        masks[at + 1] = right;
+        masks[at + 2] = box0;
+        masks[at + 3] = box1;
+        masks[at + 4] = box2;
+        masks[at + 5] = box3;
+        masks[at + 6] = past;
+        masks[at + 7] = before;
+        masks[at + 8] = diagonal0;
+        masks[at + 9] = diagonal1;
+        masks[at + 10] = diagonal2;
+        masks[at + 11] = diagonal3;
       }
     }
   }
@@ -189,11 +431,81 @@ export class PairVisibility {
         (m[a + 4]! | m[b + 4]!) &
         (m[a + 5]! | m[b + 5]!) &
         (m[a + 6]! | m[b + 6]!) &
-        (m[a + 7]! | m[b + 7]!);
+        (m[a + 7]! | m[b + 7]!) &
+        (m[a + 8]! | m[b + 8]!) &
+        (m[a + 9]! | m[b + 9]!) &
+        (m[a + 10]! | m[b + 10]!) &
+        (m[a + 11]! | m[b + 11]!);
       while (cut !== 0) {
         const low = cut & -cut;
         cut ^= low;
-        if (this.wallEnters(i, j, (q << 5) + (31 - Math.clz32(low)), r)) return true;
+        if (this.wallEnters(i, j, (q << 5) + (31 - Math.clz32(low)))) return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * blocked() for a linked pair one of whose members has a corner on a wall (and so no
+   * masks): the same eight conditions evaluated per wall for the pair directly, box first
+   * (most walls fail it), then wallEnters. Linked pairs are at most three per member, so
+   * this costs less than classifying those members against every wall; and only the walls
+   * the grid lists near the pair are looked at.
+   */
+  private linkedPairBlocked(walls: TileWalls, i: number, j: number, r: number): boolean {
+    const { wallBox, wallX, wallY, wallDX, wallDY, wallLimit, wallLength2, wallMargin } = this;
+    const u = this.memberList[i]!;
+    const v = this.memberList[j]!;
+    const ux0 = walls.minX[u]! + EPSILON;
+    const uy0 = walls.minY[u]! + EPSILON;
+    const ux1 = walls.maxX[u]! - EPSILON;
+    const uy1 = walls.maxY[u]! - EPSILON;
+    const vx0 = walls.minX[v]! + EPSILON;
+    const vy0 = walls.minY[v]! + EPSILON;
+    const vx1 = walls.maxX[v]! - EPSILON;
+    const vy1 = walls.maxY[v]! - EPSILON;
+    const { x, y } = walls;
+    // Only the walls listed in the grid cells the pair's box meets can pass the box test.
+    const words = (r + 31) >>> 5;
+    const cx0 = this.cellX(Math.min(walls.minX[u]!, walls.minX[v]!));
+    const cx1 = this.cellX(Math.max(walls.maxX[u]!, walls.maxX[v]!));
+    const cy0 = this.cellY(Math.min(walls.minY[u]!, walls.minY[v]!));
+    const cy1 = this.cellY(Math.max(walls.maxY[u]!, walls.maxY[v]!));
+    const cells = this.cellWalls;
+    for (let q = 0; q < words; q++) {
+      let near = 0;
+      for (let cy = cy0; cy <= cy1; cy++) for (let cx = cx0; cx <= cx1; cx++) near |= cells[(cy * GRID + cx) * words + q]!;
+      while (near !== 0) {
+        const low = near & -near;
+        near ^= low;
+        const w = (q << 5) + (31 - Math.clz32(low));
+        const bx0 = wallBox[w * 4]!;
+        const by0 = wallBox[w * 4 + 1]!;
+        const bx1 = wallBox[w * 4 + 2]!;
+        const by1 = wallBox[w * 4 + 3]!;
+        if (!(bx0 < ux1 || bx0 < vx1) || !(bx1 > ux0 || bx1 > vx0) || !(by0 < uy1 || by0 < vy1) || !(by1 > uy0 || by1 > vy0)) continue;
+        const ax = wallX[w]!;
+        const ay = wallY[w]!;
+        const ex = wallDX[w]!;
+        const ey = wallDY[w]!;
+        const limit = wallLimit[w]!;
+        let left = false;
+        let right = false;
+        let lo = Infinity;
+        let hi = -Infinity;
+        for (let c = 0; c < 6; c++) {
+          const k = c < 3 ? u * 3 + c : v * 3 + c - 3;
+          const dx = x[k]! - ax;
+          const dy = y[k]! - ay;
+          const s = ex * dy - ey * dx;
+          const a = ex * dx + ey * dy;
+          if (s > limit) left = true;
+          else if (s < -limit) right = true;
+          if (a < lo) lo = a;
+          if (a > hi) hi = a;
+        }
+        const margin = wallMargin[w]!;
+        if (left && right && hi > margin && lo < wallLength2[w]! - margin && this.wallEnters(i, j, w)) return true;
       }
     }
     return false;
@@ -205,21 +517,27 @@ export class PairVisibility {
    * the segments joining a left and a right corner (plus corners on the line); measured
    * along the wall (0 .. length²), it must overlap the wall by more than the tolerance.
    */
-  private wallEnters(i: number, j: number, w: number, r: number): boolean {
+  private wallEnters(i: number, j: number, w: number): boolean {
     const length2 = this.wallLength2[w]!;
     const limit = this.wallLimit[w]!;
-    const margin = limit * Math.sqrt(length2);
-    const ki = i * r + w;
-    const kj = j * r + w;
-    const { side, along, leftSide, leftAlong, rightSide, rightAlong } = this;
+    const margin = this.wallMargin[w]!;
+    const ax = this.wallX[w]!;
+    const ay = this.wallY[w]!;
+    const ex = this.wallDX[w]!;
+    const ey = this.wallDY[w]!;
+    const { cornerX, cornerY, leftSide, leftAlong, rightSide, rightAlong } = this;
+    const ui = this.memberList[i]! * 3;
+    const uj = this.memberList[j]! * 3;
     let lo = Infinity;
     let hi = -Infinity;
     let nl = 0;
     let nr = 0;
     for (let c = 0; c < 6; c++) {
-      const kc = c < 3 ? ki * 3 + c : kj * 3 + c - 3;
-      const sc = side[kc]!;
-      const ac = along[kc]!;
+      const k = c < 3 ? ui + c : uj + c - 3;
+      const dx = cornerX[k]! - ax;
+      const dy = cornerY[k]! - ay;
+      const sc = ex * dy - ey * dx;
+      const ac = ex * dx + ey * dy;
       if (sc > limit) {
         leftSide[nl] = sc;
         leftAlong[nl++] = ac;
@@ -242,4 +560,14 @@ export class PairVisibility {
     }
     return Math.min(hi, length2) - Math.max(lo, 0) > margin;
   }
+}
+
+/** Sets the bit both ways on a pair both of whose entries hold a path; returns the entries set. */
+function setPair(nodes: Uint8Array, base: number, n: number, u: number, v: number): number {
+  const uv = base + u * n + v;
+  const vu = base + v * n + u;
+  if (nodes[uv] === NO_NODE || nodes[vu] === NO_NODE) return 0;
+  nodes[uv] = nodes[uv]! | NODE_LOS_BIT;
+  nodes[vu] = nodes[vu]! | NODE_LOS_BIT;
+  return 2;
 }

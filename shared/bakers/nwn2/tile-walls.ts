@@ -32,6 +32,13 @@ export class TileWalls {
   readonly solid = new Uint8Array(MAX_TILE_NODES);
   /** 1 when its interior overlaps another walkable triangle of the tile. */
   readonly overlapped = new Uint8Array(MAX_TILE_NODES);
+  /** Per node side (3 per node, side c from corner c to the next): direction x, y, tolerance, ±1 towards the third corner. */
+  private readonly sideX = new Float64Array(MAX_TILE_NODES * 3);
+  private readonly sideY = new Float64Array(MAX_TILE_NODES * 3);
+  private readonly sideLimit = new Float64Array(MAX_TILE_NODES * 3);
+  private readonly sideInner = new Float64Array(MAX_TILE_NODES * 3);
+  /** The solid nodes by ascending minX (findOverlaps). */
+  private readonly order = new Int32Array(MAX_TILE_NODES);
   wallCount = 0;
   /** x1, y1, x2, y2 per wall. */
   readonly wall = new Float64Array(MAX_WALLS * 4);
@@ -41,6 +48,7 @@ export class TileWalls {
   /** Loads the loaded tile of `graph`. */
   load(m: BakeMesh, graph: TileGraph, p: Float32Array, triVertices: Uint32Array, triEdges: Uint32Array, edges: Uint32Array): void {
     this.loadTriangles(graph, p, triVertices);
+    this.loadSides(graph.nodeCount);
     this.findOverlaps(graph.nodeCount);
     this.findWalls(m, graph, p, triVertices, triEdges, edges);
   }
@@ -75,17 +83,39 @@ export class TileWalls {
     }
   }
 
-  /** Marks the non-degenerate triangles whose interiors overlap another one's (box test, then separating sides). */
+  /**
+   * Marks the non-degenerate triangles whose interiors overlap another one's (box test, then
+   * separating sides). Sweep and prune (issue 18): the solid nodes sorted by minX, each
+   * tested against the following ones until their minX reaches its maxX (no pair beyond can
+   * pass the box test either way round, EPSILON only shrinks it). Each pair that can is
+   * tested exactly as before, lower node index as u, so the marks are the same.
+   */
   private findOverlaps(n: number): void {
-    const { minX, minY, maxX, maxY, solid } = this;
+    const { minX, minY, maxX, maxY, solid, order } = this;
+    let k = 0;
     for (let u = 0; u < n; u++) {
       if (solid[u] === 0) continue;
-      const ux0 = minX[u]! + EPSILON;
-      const uy0 = minY[u]! + EPSILON;
-      const ux1 = maxX[u]! - EPSILON;
-      const uy1 = maxY[u]! - EPSILON;
-      for (let v = u + 1; v < n; v++) {
-        if (solid[v] === 0 || minX[v]! >= ux1 || maxX[v]! <= ux0 || minY[v]! >= uy1 || maxY[v]! <= uy0) continue;
+      const x = minX[u]!;
+      let at = k++;
+      while (at > 0 && minX[order[at - 1]!]! > x) {
+        order[at] = order[at - 1]!;
+        at--;
+      }
+      order[at] = u;
+    }
+    for (let p = 0; p < k; p++) {
+      const a = order[p]!;
+      const reach = maxX[a]!;
+      for (let q = p + 1; q < k; q++) {
+        const b = order[q]!;
+        if (minX[b]! >= reach) break;
+        const u = a < b ? a : b;
+        const v = a < b ? b : a;
+        const ux0 = minX[u]! + EPSILON;
+        const uy0 = minY[u]! + EPSILON;
+        const ux1 = maxX[u]! - EPSILON;
+        const uy1 = maxY[u]! - EPSILON;
+        if (minX[v]! >= ux1 || maxX[v]! <= ux0 || minY[v]! >= uy1 || maxY[v]! <= uy0) continue;
         if (!this.separated(u, v) && !this.separated(v, u)) {
           this.overlapped[u] = 1;
           this.overlapped[v] = 1;
@@ -96,15 +126,13 @@ export class TileWalls {
 
   /** True when the line of a side of triangle u has all of v's corners on its outer side (or within EPSILON of it). */
   private separated(u: number, v: number): boolean {
-    const { x, y } = this;
+    const { x, y, sideX, sideY, sideLimit, sideInner } = this;
     for (let c = 0; c < 3; c++) {
       const a = u * 3 + c;
-      const b = u * 3 + (c === 2 ? 0 : c + 1);
-      const o = u * 3 + (c === 0 ? 2 : c - 1);
-      const ex = x[b]! - x[a]!;
-      const ey = y[b]! - y[a]!;
-      const limit = EPSILON * Math.sqrt(ex * ex + ey * ey);
-      const inner = ex * (y[o]! - y[a]!) - ey * (x[o]! - x[a]!) > 0 ? 1 : -1;
+      const ex = sideX[a]!;
+      const ey = sideY[a]!;
+      const limit = sideLimit[a]!;
+      const inner = sideInner[a]!;
       let apart = true;
       for (let q = v * 3; q < v * 3 + 3; q++) {
         if (inner * (ex * (y[q]! - y[a]!) - ey * (x[q]! - x[a]!)) > limit) {
@@ -115,6 +143,24 @@ export class TileWalls {
       if (apart) return true;
     }
     return false;
+  }
+
+  /** Each side's direction, tolerance and inner side (for separated), computed once per node instead of once per pair. */
+  private loadSides(n: number): void {
+    const { x, y, sideX, sideY, sideLimit, sideInner } = this;
+    for (let u = 0; u < n; u++) {
+      for (let c = 0; c < 3; c++) {
+        const a = u * 3 + c;
+        const b = u * 3 + (c === 2 ? 0 : c + 1);
+        const o = u * 3 + (c === 0 ? 2 : c - 1);
+        const ex = x[b]! - x[a]!;
+        const ey = y[b]! - y[a]!;
+        sideX[a] = ex;
+        sideY[a] = ey;
+        sideLimit[a] = EPSILON * Math.sqrt(ex * ex + ey * ey);
+        sideInner[a] = ex * (y[o]! - y[a]!) - ey * (x[o]! - x[a]!) > 0 ? 1 : -1;
+      }
+    }
   }
 
   private findWalls(m: BakeMesh, graph: TileGraph, p: Float32Array, triVertices: Uint32Array, triEdges: Uint32Array, edges: Uint32Array): void {

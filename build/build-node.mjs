@@ -3,6 +3,7 @@
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import fs from 'node:fs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const external = ['electron', 'better-sqlite3', 'playwright-core'];
@@ -18,15 +19,36 @@ const common = {
   define: { WALKBENCH_VERSION: JSON.stringify(pkg.version) },
 };
 
+/**
+ * Chunks of earlier builds (their names hold a content hash, so each build adds new ones)
+ * are removed once the new ones are written; the entry itself is rewritten in place.
+ */
+function removeStaleChunks(result) {
+  const dir = path.join(root, 'dist', 'cli');
+  const written = new Set(Object.keys(result.metafile.outputs).map((f) => path.resolve(root, f)));
+  for (const name of fs.readdirSync(dir)) {
+    const file = path.join(dir, name);
+    if (/^chunk-[A-Z0-9]+\.mjs(\.map)?$/.test(name) || /-[A-Z0-9]{8}\.mjs(\.map)?$/.test(name)) {
+      if (!written.has(file) && !written.has(file.replace(/\.map$/, ''))) fs.rmSync(file, { force: true });
+    }
+  }
+}
+
 await Promise.all([
+  // The CLI splits at each command's dynamic import (electron/cli/walkbench.ts), so a call
+  // parses only the chunks its command needs. The chunks sit beside the entry in dist/cli,
+  // so `import.meta.url`-relative paths (the bake worker, the renderer) are the same from any.
   build({
     ...common,
     entryPoints: { 'cli/walkbench': 'electron/cli/walkbench.ts' },
     outdir: 'dist',
     format: 'esm',
+    splitting: true,
+    chunkNames: 'cli/[name]-[hash]',
+    metafile: true,
     outExtension: { '.js': '.mjs' },
     banner: { js: "import { createRequire as __wbCreateRequire } from 'node:module'; const require = __wbCreateRequire(import.meta.url);" },
-  }),
+  }).then(removeStaleChunks),
   // The bake pool's worker (electron/services/bake-pool), found next to the CLI bundle at run time.
   build({
     ...common,

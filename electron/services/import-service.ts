@@ -9,11 +9,11 @@ import { ServiceError } from '../../shared/ipc/rpc-error';
 import { FileAccessError } from './file-access';
 import { kotorModuleNames, scanKotorGameFolder } from './kotor-game-folder';
 import { ProjectFileError } from './project/project-file-error';
-import { importSources, type ImportedFile, type ImportOptions } from './project/project-import';
+import { ImportCancelledError, importSources, type ImportedFile, type ImportOptions } from './project/project-import';
 import { nameKey, ProjectStore } from './project/project-store';
 import type { ProjectService } from './project-service';
 
-export type ImportHandlers = Pick<ContractHandlers, 'project.create' | 'import.start' | 'import.bytes' | 'import.status' | 'import.kotorModules'>;
+export type ImportHandlers = Pick<ContractHandlers, 'project.create' | 'import.start' | 'import.bytes' | 'import.status' | 'import.cancel' | 'import.kotorModules'>;
 
 export interface ImportServiceOptions {
   emit: EventSink;
@@ -145,6 +145,8 @@ interface Job {
   state: ImportJobState;
   finished: Promise<ImportJobState>;
   lastSent: number;
+  /** Aborted by `import.cancel`: importSources stops between files and takes back what it wrote. */
+  abort: AbortController;
 }
 
 /**
@@ -186,7 +188,7 @@ export function createImportService(options: ImportServiceOptions): ImportServic
       error: null,
       seq: 0,
     };
-    const job: Job = { state, finished: Promise.resolve(state), lastSent: 0 };
+    const job: Job = { state, finished: Promise.resolve(state), lastSent: 0, abort: new AbortController() };
     jobs.set(jobId, job);
     running = job;
     job.finished = (async () => {
@@ -194,6 +196,7 @@ export function createImportService(options: ImportServiceOptions): ImportServic
       try {
         const report = await importSources(store, sources, {
           ...run,
+          signal: job.abort.signal,
           onProgress: (p) => {
             job.state = { ...job.state, phase: 'importing', done: p.done, total: p.total, bytes: p.bytes, label: `Importing: ${p.done} of ${p.total} files` };
             publish(job, p.done === p.total);
@@ -218,16 +221,23 @@ export function createImportService(options: ImportServiceOptions): ImportServic
           label: `${c.added} added, ${c.changed} changed, ${c.unchanged} unchanged, ${c.skipped} skipped`,
         };
       } catch (e) {
+        if (e instanceof ImportCancelledError) {
+          job.state = { ...job.state, phase: 'finished', state: 'cancelled', error: e.message, label: `Import cancelled: nothing was added (${e.rolledBack} file(s) written were taken back)` };
+          return finish(job);
+        }
         const message = e instanceof FileAccessError || e instanceof ProjectFileError || isMalformedInputError(e) || e instanceof Error ? e.message : String(e);
         // Within the event schema's lengths (import-contract.ts), so the event is never dropped.
         job.state = { ...job.state, phase: 'finished', state: 'failed', error: message.slice(0, 60_000), label: `Import failed: ${message}`.slice(0, 4000) };
-      } finally {
-        running = null;
       }
-      publish(job, true);
-      return job.state;
+      return finish(job);
     })();
     return { jobId };
+  }
+
+  function finish(job: Job): ImportJobState {
+    running = null;
+    publish(job, true);
+    return job.state;
   }
 
   const handlers: ImportHandlers = {
@@ -301,6 +311,15 @@ export function createImportService(options: ImportServiceOptions): ImportServic
       const job = jobs.get(jobId);
       if (!job) throw new ServiceError('not-found', `no import job ${jobId}`, 'params.jobId');
       return structuredClone(job.state);
+    },
+    'import.cancel': async ({ jobId }) => {
+      const job = jobs.get(jobId);
+      if (!job) throw new ServiceError('not-found', `no import job ${jobId}`, 'params.jobId');
+      if (job.state.state !== 'running') return { cancelled: false };
+      job.abort.abort();
+      job.state = { ...job.state, label: 'Cancelling: taking back what was written…' };
+      publish(job, true);
+      return { cancelled: true };
     },
     'import.kotorModules': async ({ folder }) => {
       await checkPath(folder, 'params.folder', 'folder');

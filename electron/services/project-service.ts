@@ -14,6 +14,7 @@ import { specialFileAt } from './file-access';
 import { ProjectFileError } from './project/project-file-error';
 import { asProjectFileError } from './project/project-database';
 import { ProjectFootprintModels } from './project/project-footprint-models';
+import { ProjectNameTablesCache } from './project/project-name-tables';
 import { ProjectStore } from './project/project-store';
 import type { FileRecord } from './project/project-types';
 import { bakeStateOf } from './project/file-bake-state';
@@ -123,6 +124,8 @@ export function createProjectService(options: ProjectServiceOptions): ProjectSer
   let session: string | null = null;
   // Parsed placeable and door models of the open project, for the footprint view.
   let models: ProjectFootprintModels | null = null;
+  // The game's own name tables (surfacemat.2da, terrainmaterials.2da) per module, for the pickers.
+  let nameTables: ProjectNameTablesCache | null = null;
 
   /** The open project, if `given` is its session. */
   function requireStore(given: string, method: string): ProjectStore {
@@ -172,6 +175,7 @@ export function createProjectService(options: ProjectServiceOptions): ProjectSer
       store = next;
       session = opened;
       models = new ProjectFootprintModels(next);
+      nameTables = null;
       options.onProjectChanged?.(file);
       return tree;
     },
@@ -191,7 +195,9 @@ export function createProjectService(options: ProjectServiceOptions): ProjectSer
       // Read after the edits' model: a write behind it may have moved the revision on.
       const now = s.fileById(fileId) ?? record;
       const rooms = opened.walkmeshes.length > 0 && opened.report.game === 'kotor' ? options.kotorRooms?.(s.file, fileId) : undefined;
-      return { ...opened, report, ...(edited ? { walkmeshes: edited } : {}), ...(rooms ? { structure: { ...opened.structure, rooms } } : {}), name: edit ? `${record.name} (edited)` : record.name, projectFile: projectFileView(s, given, now) };
+      const tables = opened.walkmeshes.length > 0 ? await (nameTables ??= new ProjectNameTablesCache(s)).forFile(record) : undefined;
+      const structure = rooms || tables ? { ...opened.structure, ...(rooms ? { rooms } : {}), ...(tables ? { tables } : {}) } : undefined;
+      return { ...opened, report, ...(edited ? { walkmeshes: edited } : {}), ...(structure ? { structure } : {}), name: edit ? `${record.name} (edited)` : record.name, projectFile: projectFileView(s, given, now) };
     },
     'project.state': async ({ session: given, fileIds }) => {
       const s = requireStore(given, 'project.state');
@@ -232,6 +238,7 @@ export function createProjectService(options: ProjectServiceOptions): ProjectSer
       store = null;
       session = null;
       models = null;
+      nameTables = null;
     },
   };
 }

@@ -22,6 +22,7 @@ import { ProjectFileError } from './project/project-file-error';
 import { createEditService } from './edit-service';
 import { createExportService } from './export-service';
 import { createImportService } from './import-service';
+import { createLevelContextService } from './level-context-service';
 import type { RecentProjects } from './recent-projects';
 import { documentOverlays } from '../../shared/views/document-overlays';
 
@@ -150,12 +151,14 @@ export function createWalkbenchService(options: WalkbenchServiceOptions = {}): C
   const edits = createEditService({ resolveProject: (params, method) => projects.resolve(params, method), ...(options.bakePool ? { bakePool: options.bakePool } : {}) });
   const exports = createExportService({ emit: events.emit, resolveProject: (params, method) => projects.resolve(params, method) });
   const imports = createImportService({ emit: events.emit, projects });
+  const levelContext = createLevelContextService({ openStore: (session, method) => projects.openStore(session, method), emit: events.emit, ...(options.bakePool ? { pool: options.bakePool } : {}) });
 
   let closing: Promise<void> | null = null;
   options.onClose?.(() =>
     (closing ??= (async () => {
       await exports.close();
       await imports.close();
+      await levelContext.close();
       await jobService.close();
       await edits.close();
       projects.close();
@@ -195,6 +198,8 @@ export function createWalkbenchService(options: WalkbenchServiceOptions = {}): C
     ...exports.handlers,
     ...createGameFolderBrowse(projects),
     ...imports.handlers,
+    // The level context reads the project file's bytes as edited: those written behind first.
+    'context.load': afterWrites(levelContext.handlers['context.load']),
     'recent.list': async () => ({ projects: recent?.list() ?? [] }),
     // Whatever reads the project's edited bytes gets them written first (the editor writes
     // a paint's or a move's bytes behind, when idle).

@@ -10,6 +10,16 @@ import { applySkyrimLinkEdges, liveNavmeshes, type SkyrimLinkResult } from './sk
  * the spec's sample plugins the largest endpoint mismatch is 63.6 units (spec §4.2).
  */
 export const CROSS_LINK_TOLERANCE = 64;
+/**
+ * How far apart two linked border edges' ends may be seen from above: the CK's 74 links
+ * between DawnOfTheSilverHand's own navmeshes differ by at most 11.1 units horizontally
+ * (their 3-D mismatch, up to 63.6, is height). With only the 3-D tolerance, Finalize also
+ * linked 4 edge pairs there that are 13 to 35 units apart across the border (and one in
+ * DwemerSecrets 64 units apart along it) that the CK never links.
+ */
+export const CROSS_LINK_XY_TOLERANCE = 12;
+/** Skyrim's exterior cell size: exterior navmeshes meet on the lines x, y = k · 4096. */
+const EXTERIOR_CELL = 4096;
 /** An edge shorter than this many times the tolerance is matched within this fraction of its length instead. */
 const SHORT_EDGE_FRACTION = 0.45;
 const CELL = 256;
@@ -57,11 +67,27 @@ function endpoints(v: NvnmDocument, P: Float32Array, t: number, e: number): [num
 
 const dist = (p: number[], i: number, q: number[], j: number) => Math.hypot(p[i]! - q[j]!, p[i + 1]! - q[j + 1]!, p[i + 2]! - q[j + 2]!);
 
+const distXY = (p: number[], i: number, q: number[], j: number) => Math.hypot(p[i]! - q[j]!, p[i + 1]! - q[j + 1]!);
+
 /** The larger endpoint distance of two edges matched end to end (either way round). */
-function edgeMismatch(p: number[], q: number[]): number {
-  const reversed = Math.max(dist(p, 0, q, 3), dist(p, 3, q, 0));
-  const same = Math.max(dist(p, 0, q, 0), dist(p, 3, q, 3));
+function edgeMismatch(p: number[], q: number[], d = dist): number {
+  const reversed = Math.max(d(p, 0, q, 3), d(p, 3, q, 0));
+  const same = Math.max(d(p, 0, q, 0), d(p, 3, q, 3));
   return Math.min(reversed, same);
+}
+
+/**
+ * Whether an edge lies on an exterior cell border (both ends within a unit of one line
+ * x = k · 4096 or y = k · 4096). Every one of the CK's 74 links between the fixture
+ * plugin's exterior navmeshes has at least one of its two edges on such a line (72 both);
+ * exterior navmeshes meet only there.
+ */
+function onCellBorder(p: number[]): boolean {
+  const on = (a: number, b: number) => {
+    const k = Math.round(a / EXTERIOR_CELL) * EXTERIOR_CELL;
+    return Math.abs(a - k) <= 1 && Math.abs(b - k) <= 1;
+  };
+  return on(p[0]!, p[3]!) || on(p[1]!, p[4]!);
 }
 
 /**
@@ -89,7 +115,8 @@ function linksBack(v: NvnmDocument, vId: number, u: number, navmesh: number, t: 
  * open edges of one navmesh whose two triangles share both vertices; links whose other end
  * does not link back (the way back is added on the other triangle's open edge that lies on
  * this one); and open border edges of two navmeshes whose ends lie within
- * CROSS_LINK_TOLERANCE of each other (closest pairs first, each edge once). Only sides
+ * CROSS_LINK_TOLERANCE of each other and CROSS_LINK_XY_TOLERANCE seen from above, in
+ * exteriors on a cell border (closest pairs first, each edge once). Only sides
  * touching `navmeshes` (all live navmeshes when absent), and with `triangle` only sides of
  * or to that triangle of the first listed navmesh, are planned. Linear in the edges
  * (hashes by vertex pair and by midpoint cell).
@@ -204,7 +231,10 @@ export function planSkyrimLinks(doc: PluginDocument, navmeshes?: readonly number
           if (scope.has(b.slot.navmesh) && b.slot.navmesh < a.slot.navmesh) continue;
           const d = edgeMismatch(a.p, b.p);
           const tolerance = Math.min(CROSS_LINK_TOLERANCE, SHORT_EDGE_FRACTION * Math.min(a.length, b.length));
-          if (d <= tolerance && touches(a.slot, b.slot)) candidates.push({ a, b, d });
+          if (d > tolerance || edgeMismatch(a.p, b.p, distXY) > CROSS_LINK_XY_TOLERANCE || !touches(a.slot, b.slot)) continue;
+          // Exterior navmeshes are linked where they meet on a cell border, as the CK links them.
+          if (all.get(a.slot.navmesh)!.worldspace !== 0 && !onCellBorder(a.p) && !onCellBorder(b.p)) continue;
+          candidates.push({ a, b, d });
         }
       }
     }

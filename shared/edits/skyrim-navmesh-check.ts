@@ -1,4 +1,5 @@
 import { TRI_DOOR, type NvnmDocument } from '../formats/skyrim/nvnm-document';
+import { doorPortalSummary, skyrimDoorPortals, type DoorPortalReport } from './skyrim-door-portals';
 import { formIdHex, type PluginDocument } from '../formats/skyrim/plugin-document';
 import { pluginNavmeshes } from '../formats/skyrim/plugin-navmeshes';
 import type { DocumentEditCommand } from './document-edit-command';
@@ -25,6 +26,9 @@ export interface NavmeshCheck {
   finalize: { sharedEdges: number; reciprocals: number; crossNavmesh: number };
   /** Door links (door triangles) in the plugin's navmeshes. */
   doors: number;
+  /** What the door portals rest on (skyrim-door-portals.ts), counted, and said in one line. */
+  doorPortals: DoorPortalReport['counts'];
+  doorSummary: string;
 }
 
 /** Twice a triangle's area is below this (square units): the CK's degenerate sliver. */
@@ -97,5 +101,6 @@ export function checkSkyrimNavmeshes(doc: PluginDocument): NavmeshCheck {
     const code = l.why === 'shared-edge' ? 'shared-edge-unlinked' : l.why === 'reciprocal' ? 'link-not-reciprocal' : 'border-unlinked';
     items.push({ code, navmesh: a.navmesh, mesh: meshOf.get(a.navmesh)!, triangle: a.t, message, fix: { ...fix, label: l.why === 'reciprocal' ? 'Link back' : 'Link both ways' } });
   }
-  return { items, finalize: plan.counts, doors };
+  const portals = skyrimDoorPortals(doc);
+  return { items, finalize: plan.counts, doors, doorPortals: portals.counts, doorSummary: doorPortalSummary(portals) };
 }

@@ -19,6 +19,7 @@ import { appCommandSchema, type AppCommand } from './app-commands';
 import { importBytesSchema, importJobSchema, importJobStateSchema, importStartSchema, kotorModulesSchema, projectCreateSchema, type ImportBytesParams, type ImportJobState, type ImportStartParams, type ProjectCreateParams, type ProjectCreateResult } from './import-contract';
 import { exportJobParamsSchema, exportParamsSchema, exportProgressSchema, exportRestoreParamsSchema, type ExportParams, type ExportPlanResult, type ExportProgress, type ExportRestoreResult } from './export-contract';
 import { bakeJobParamsSchema, jobIdParamsSchema, jobProgressSchema, type BakeJobParams, type JobProgress } from './jobs-contract';
+import { contextLoadSchema, contextProgressSchema, type ContextLoadParams, type ContextLoadResult, type ContextProgress } from './level-context-contract';
 import { editsApplySchema, fixRoomLinkSchema, pathQuerySchema, placementsSchema, projectParamSchema, rebakeResultSchema, reportParamsSchema, stepParamsSchema, type EditsApplyParams, type EditsOutcome, type FileReportResult, type FixRoomLinkParams, type GitPlacements, type PlacementsParams, type HistoryEntry, type PathQueryParams, type PathQueryResult, type ProjectParam, type RebakeResult, type RebakeResultParams, type ReportParams, type StepParams } from './edits-contract';
 
 /** Largest file the services read or accept as bytes (Skyrim.esm is about 250 MB). */
@@ -100,6 +101,8 @@ export interface WalkbenchContract {
   /** Adds a file the page holds as bytes (dropped on the window) to the open project, as a job. */
   'import.bytes': { params: ImportBytesParams; result: { jobId: number } };
   'import.status': { params: { jobId: number }; result: ImportJobState };
+  /** Stops a running import between two files; the files it wrote are taken back (state `cancelled`). False when it had ended. */
+  'import.cancel': { params: { jobId: number }; result: { cancelled: boolean } };
   /** The modules a KotOR game folder holds, to choose the one to import. */
   'import.kotorModules': { params: { folder: string }; result: { modules: string[] } };
   /** Recently opened projects, most recent first (both transports keep the list). */
@@ -132,6 +135,8 @@ export interface WalkbenchContract {
   'export.status': { params: { jobId: number }; result: ExportProgress };
   /** Undoes the last export into the folder: backups put back, created files removed. */
   'export.restore': { params: { gameDir: string; session?: string | undefined; project?: string | undefined }; result: ExportRestoreResult };
+  /** The level around a project file's walkmesh, read off the main thread (shared/ipc/level-context-contract.ts). */
+  'context.load': { params: ContextLoadParams; result: ContextLoadResult };
 }
 
 export type Method = keyof WalkbenchContract;
@@ -167,6 +172,7 @@ export const paramSchemas: { readonly [M in Method]: Schema<Params<M>> } = {
   'import.start': importStartSchema,
   'import.bytes': importBytesSchema,
   'import.status': importJobSchema,
+  'import.cancel': importJobSchema,
   'import.kotorModules': kotorModulesSchema,
   'recent.list': s.object({}),
   'project.gameModules': gameFolderModulesSchema,
@@ -186,6 +192,7 @@ export const paramSchemas: { readonly [M in Method]: Schema<Params<M>> } = {
   'export.cancel': exportJobParamsSchema,
   'export.status': exportJobParamsSchema,
   'export.restore': exportRestoreParamsSchema,
+  'context.load': contextLoadSchema,
 };
 
 export const methods = Object.keys(paramSchemas) as readonly Method[];
@@ -208,6 +215,8 @@ export interface WalkbenchEvents {
   'export.progress': ExportProgress;
   /** An import job's whole state, after every change. */
   'import.progress': ImportJobState;
+  /** A `context.load` under way: what it is reading. */
+  'context.progress': ContextProgress;
 }
 
 export type EventName = keyof WalkbenchEvents;
@@ -219,6 +228,7 @@ export const eventSchemas: { readonly [E in EventName]: Schema<WalkbenchEvents[E
   'jobs.progress': jobProgressSchema,
   'export.progress': exportProgressSchema,
   'import.progress': importJobStateSchema,
+  'context.progress': contextProgressSchema,
 };
 
 export function isEventName(name: unknown): name is EventName {

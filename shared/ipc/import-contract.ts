@@ -105,7 +105,8 @@ export interface ImportedEntry {
   status: 'added' | 'changed' | 'unchanged';
 }
 
-export type ImportRunState = 'running' | 'done' | 'failed';
+/** `cancelled`: stopped by `import.cancel`; what it had written was taken back. */
+export type ImportRunState = 'running' | 'done' | 'failed' | 'cancelled';
 
 export interface ImportJobState {
   jobId: number;
@@ -124,7 +125,7 @@ export interface ImportJobState {
   skipped: ImportSkipGroup[];
   /** The files the import put into the project (at most MAX_REPORTED_SKIPS, in order). */
   imported: ImportedEntry[];
-  /** Why the import stopped, for `failed`. */
+  /** Why the import stopped, for `failed` (and what was taken back, for `cancelled`). */
   error: string | null;
   seq: number;
 }
@@ -168,7 +169,7 @@ export const importJobStateSchema = s.object({
   jobId: id,
   project: s.string({ maxLength: MAX_PATH_LENGTH }),
   phase: s.literal('scanning', 'importing', 'finished'),
-  state: s.literal('running', 'done', 'failed'),
+  state: s.literal('running', 'done', 'failed', 'cancelled'),
   done: count,
   total: count,
   bytes: count,

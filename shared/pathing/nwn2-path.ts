@@ -43,7 +43,7 @@ export class Nwn2PathSurface extends PathSurface {
       const tile = owner[t]!;
       const where = tile === NO_OWNER || gw === 0 ? '' : ` (tile ${tile % gw},${Math.floor(tile / gw)}`;
       const island = aswm.triIsland[t]!;
-      return `triangle ${t}${where}${where && island !== NONE16 ? `, island ${island})` : where ? ')' : ''}`;
+      return `triangle ${t}${where}${where && island !== NONE16 ? `, baked island ${island})` : where ? ')' : ''}`;
     };
     const graph = triangleGraphBuilder(mesh.positions, mesh.triangles, mesh.faceWalkable, neighbours).finish(label, 'faces');
     const baked = aswm.islands.count > 0 && !aswm.bakeStale && aswm.islandPaths.next.length === aswm.islands.count * aswm.islands.count;
@@ -73,9 +73,9 @@ export class Nwn2PathSurface extends PathSurface {
       const next = a.islandPaths.next[cur * n + ie]!;
       if (next === NONE16) {
         if (cur === is) return this.unreachable(result, s, e, is, ie);
-        return this.broken(result, `the island path nodes lead from island ${is} to island ${cur} and then no further towards island ${ie}`);
+        return this.broken(result, `the island path nodes lead from baked island ${is} to baked island ${cur} and then no further towards baked island ${ie}`);
       }
-      if (next >= n || route.length > n) return this.broken(result, `the island path nodes from island ${is} to island ${ie} loop or name island ${next}`);
+      if (next >= n || route.length > n) return this.broken(result, `the island path nodes from baked island ${is} to baked island ${ie} loop or name baked island ${next}`);
       route.push(next);
       cur = next;
     }
@@ -85,14 +85,14 @@ export class Nwn2PathSurface extends PathSurface {
     for (let i = 0; i + 1 < route.length; i++) {
       const cur = route[i]!, next = route[i + 1]!;
       const exit = this.exitTowards(cur, next);
-      if (exit < 0) return this.broken(result, `island ${cur} has no exit triangle towards island ${next}`);
+      if (exit < 0) return this.broken(result, `baked island ${cur} has no exit triangle towards baked island ${next}`);
       if (!this.walkTile(t, exit, triangles)) return this.broken(result, `the tile table of ${this.graph.label(t)} has no way to exit ${this.graph.label(exit)}`);
       let entry = -1;
       for (let k = 0; k < 3; k++) {
         const g = a.triLinks[exit * 3 + k]!;
         if (g !== NONE32 && g < a.triIsland.length && a.triIsland[g] === next) entry = g;
       }
-      if (entry < 0) return this.broken(result, `exit ${this.graph.label(exit)} of island ${cur} touches no triangle of island ${next}`);
+      if (entry < 0) return this.broken(result, `exit ${this.graph.label(exit)} of baked island ${cur} touches no triangle of baked island ${next}`);
       triangles.push(entry);
       t = entry;
     }
@@ -179,7 +179,7 @@ export class Nwn2PathSurface extends PathSurface {
     for (let t = 0; t < a.triIsland.length; t++) if (a.triFlags[t]! & TriangleFlag.walkable && a.triIsland[t]! < n && inRegion[a.triIsland[t]!]) region.push(t);
     result.islands = { start: is, end: ie, route: [] };
     result.code = 'islands-unreachable';
-    result.reason = `the baked island path nodes say island ${is} (start, ${this.graph.label(s)}) cannot reach island ${ie} (end, ${this.graph.label(e)})`;
+    result.reason = `the island path nodes say baked island ${is} (start, ${this.graph.label(s)}) cannot reach baked island ${ie} (end, ${this.graph.label(e)})`;
     result.breaks = this.diagnostics.breaksNear(region, (t) => a.triIsland[t]! < n && inRegion[a.triIsland[t]!] === 1, result.end!.point);
     const comp = this.diagnostics.components();
     if (comp[s] !== comp[e]) {

@@ -15,6 +15,8 @@ export interface NamedValue {
   value: number;
   name: string;
   colour: Rgb;
+  /** What the game's table says beside the name, e.g. the terrain textures using an NWN2 surface. */
+  detail?: string;
   /** Set by the format or the baker, not by a designer (hidden from names, kept in the raw value). */
   internal?: boolean;
 }
@@ -125,6 +127,42 @@ export function nwn2FlagNames(): GameValueNames {
   return { game: 'nwn2', noun: 'flags', kind: 'bits', choices, bits, zeroName: 'no flags (not walkable, no material)', source: 'NWN2 triangle flags (nwn2-trn-trx spec §5)' };
 }
 
+/** NWN2 footstep surfaces by the name terrainmaterials.2da's `Material` column uses ("Rock" is the Stone bit, spec nwn2-trn-trx.md §5.10). */
+function nwn2SurfaceBit(material: string): number | undefined {
+  const key = material.trim().toLowerCase();
+  if (key === 'rock') return TriangleFlag.stone;
+  const hit = NWN2_SURFACES.find(([, name]) => name.toLowerCase() === key);
+  return hit ? TriangleFlag[hit[0]] : undefined;
+}
+
+/**
+ * NWN2 flags with the surfaces named and ordered as the project's terrainmaterials.2da
+ * (`Terrain` texture → `Material`) uses them: each surface lists the terrain textures that
+ * sound like it, surfaces the table never uses come last, and a `Material` Walkbench has no
+ * flag bit for is named in `unmatched` (the bake cannot give it either).
+ */
+export function nwn2TerrainMaterialNames(rows: readonly (readonly [terrain: string, material: string])[], source: string): GameValueNames & { unmatched: string[] } {
+  const base = nwn2FlagNames();
+  const textures = new Map<number, string[]>();
+  const unmatched = new Set<string>();
+  for (const [terrain, material] of rows) {
+    const bit = nwn2SurfaceBit(material);
+    if (bit === undefined) {
+      if (material.trim() !== '') unmatched.add(material.trim());
+      continue;
+    }
+    const list = textures.get(bit) ?? [];
+    list.push(terrain);
+    textures.set(bit, list);
+  }
+  const detail = (list: string[]) => `${list.length} terrain texture${list.length === 1 ? '' : 's'}: ${list.slice(0, 3).join(', ')}${list.length > 3 ? ', …' : ''}`;
+  const used = [...textures.keys()].map((bit) => base.choices.find((c) => c.value === bit)!).map((c) => ({ ...c, detail: detail(textures.get(c.value)!) }));
+  const rest = base.choices.filter((c) => !textures.has(c.value)).map((c) => ({ ...c, detail: `no terrain texture in ${source}` }));
+  const choices = [...used, ...rest];
+  const bits = [...base.bits.filter((b) => !base.choices.includes(b)), ...choices];
+  return { ...base, choices, bits, source, unmatched: [...unmatched] };
+}
+
 /** Skyrim NVNM triangle flags (spec skyrim-navm.md §5, xEdit's wbNavmeshTriangleFlags, in lower case as the Source attributes). */
 export function skyrimFlagNames(): GameValueNames {
   const bits: NamedValue[] = [
@@ -187,6 +225,24 @@ const DEFAULTS: Record<GameId, GameValueNames> = {
 /** The name table of a game (KotOR: the default labels; pass kotorMaterialNames(2DA labels) for a project's own). */
 export function gameValueNames(game: GameId): GameValueNames {
   return DEFAULTS[game];
+}
+
+/**
+ * The game's own tables found for an opened file (its project's 2DA files, else its game
+ * folder's): read on the main side and sent with the file (OpenedFile.structure.tables).
+ */
+export interface ProjectNameTables {
+  /** KotOR surfacemat.2da: the label of each row, and where the table was found. */
+  kotorSurfacemat?: { labels: string[]; source: string };
+  /** NWN2 terrainmaterials.2da: (Terrain, Material) per row, and where it was found. */
+  nwn2TerrainMaterials?: { rows: [string, string][]; source: string };
+}
+
+/** The name table a file's pickers, legend and inspector use: the project's own tables where it has them. */
+export function projectValueNames(game: GameId, tables: ProjectNameTables | undefined): GameValueNames {
+  if (game === 'kotor' && tables?.kotorSurfacemat) return kotorMaterialNames(tables.kotorSurfacemat.labels, tables.kotorSurfacemat.source);
+  if (game === 'nwn2' && tables?.nwn2TerrainMaterials) return nwn2TerrainMaterialNames(tables.nwn2TerrainMaterials.rows, tables.nwn2TerrainMaterials.source);
+  return gameValueNames(game);
 }
 
 const hex = (v: number) => `0x${(v >>> 0).toString(16)}`;
@@ -262,6 +318,39 @@ export function skyrimCoverName(word: number): string {
   ].filter((p): p is string => p !== null);
   if ((word & 0x3000) !== 0) parts.push(`unknown ${hex(word & 0x3000)}`);
   return parts.join('; ');
+}
+
+/** One covered edge of a Skyrim triangle's cover word: its type or wall height, and the covered sides. */
+export interface SkyrimCoverEdge {
+  /** 0 open edge, 1 wall, 2 ledge cover, 4..15 covered wall (height 64 + (v − 4) · 16); 3 is unused. */
+  type: number;
+  left: boolean;
+  right: boolean;
+}
+
+/** The cover types a designer picks from, named as skyrimCoverName names them (3 is unused and not offered). */
+export const SKYRIM_COVER_TYPES: readonly { value: number; name: string }[] = [
+  { value: 0, name: 'open edge' },
+  { value: 1, name: 'wall (no cover)' },
+  { value: 2, name: 'ledge cover' },
+  ...Array.from({ length: 12 }, (_, i) => ({ value: i + 4, name: `wall cover ${64 + i * 16}${i === 11 ? ' (max)' : ''}` })),
+];
+
+/** A cover word's two edges (0-1 and 1-2; edge 2-0 has no slot) and its other bits (12-15, kept as they are). */
+export function skyrimCoverEdges(word: number): { edges: [SkyrimCoverEdge, SkyrimCoverEdge]; other: number } {
+  return {
+    edges: [
+      { type: word & 0xf, left: (word & 0x10) !== 0, right: (word & 0x20) !== 0 },
+      { type: (word >> 6) & 0xf, left: (word & 0x400) !== 0, right: (word & 0x800) !== 0 },
+    ],
+    other: word & 0xf000,
+  };
+}
+
+/** The cover word of two edges, keeping `other` (the Autogen marker 0x4000 and unused bits). */
+export function skyrimCoverWord(edges: readonly [SkyrimCoverEdge, SkyrimCoverEdge], other = 0): number {
+  const [a, b] = edges;
+  return ((a.type & 0xf) | (a.left ? 0x10 : 0) | (a.right ? 0x20 : 0) | ((b.type & 0xf) << 6) | (b.left ? 0x400 : 0) | (b.right ? 0x800 : 0) | (other & 0xf000)) >>> 0;
 }
 
 export interface NamedValueCount {

@@ -3,6 +3,8 @@ import { cellLabel, pluginCells } from '../formats/skyrim/plugin-cells';
 import { placeList, placeName, type NavDocument } from '../formats/source/nav-document';
 import { navGates } from '../formats/source/nav-layout';
 import type { KotorArea } from '../formats/kotor/kotor-area';
+import type { ProjectNameTables } from './game-attribute-names';
+import { aswmPacketOf, TRX_FORMAT, type TrxDocument } from '../formats/nwn2/trx-document';
 import { roomEdgeChoices, type RoomEdgeChoice } from '../formats/kotor/kotor-room-links';
 
 const NAV_FORMAT = 'source-nav';
@@ -39,9 +41,20 @@ export interface KotorRoomsView {
   edges: RoomEdgeChoice[];
 }
 
+/**
+ * NWN2: the pathing island each triangle of the TRX/TRN walkmesh (its only walkmesh) is
+ * stored in, 0xFFFF for none, as the file holds it (stale until the area is baked again).
+ */
+export interface Nwn2BakedIslandsView {
+  faceIsland: Uint16Array;
+}
+
 /** A game's own structure of an opened file, beyond its walkmeshes (OpenedFile.structure). */
 export interface GameStructure {
   places?: SourcePlacesView;
+  bakedIslands?: Nwn2BakedIslandsView;
+  /** The project's own name tables (KotOR surfacemat.2da, NWN2 terrainmaterials.2da), when it has them. */
+  tables?: ProjectNameTables;
   cells?: SkyrimCellView[];
   rooms?: KotorRoomsView;
 }
@@ -82,5 +95,9 @@ export function documentStructure(format: string, document: unknown): GameStruct
     return places ? { places } : undefined;
   }
   if (format === PLUGIN_FORMAT) return { cells: skyrimCellsView(document as PluginDocument) };
+  if (format === TRX_FORMAT) {
+    const aswm = aswmPacketOf(document as TrxDocument)?.aswm;
+    return aswm && aswm.triIsland.length > 0 ? { bakedIslands: { faceIsland: aswm.triIsland.slice() } } : undefined;
+  }
   return undefined;
 }

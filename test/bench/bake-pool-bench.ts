@@ -8,6 +8,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { Worker } from 'node:worker_threads';
 import { BakePool } from '../../electron/services/bake-pool/bake-pool';
 import { listFixtures, readFixture } from '../support/fixtures';
 
@@ -65,7 +66,48 @@ export async function runBakePoolBench(options: BakePoolBenchOptions = {}): Prom
   out(`bake pool: re-bake of ${inputs.length} NWN2 TRX (${(bytes / 1e6).toFixed(1)} MB), identical bytes for every worker count\n`);
   const base = runs[0]!;
   for (const r of runs) out(`  ${r.workers} worker${r.workers === 1 ? ' ' : 's'}: ${r.ms.toFixed(0)} ms, speed-up ×${(base.ms / r.ms).toFixed(2)} over ${base.workers}\n`);
+  const ceiling = await machineCeiling(Math.max(...counts));
+  out(`  the machine's own ceiling: ${ceiling.threads} threads of a pure arithmetic loop (no allocation, no I/O) run ×${ceiling.speedUp.toFixed(2)} faster than one doing the same work; a pool cannot scale past it\n`);
   return { files: inputs.length, bytes, runs };
+}
+
+/**
+ * How much faster `threads` threads finish a fixed amount of pure arithmetic than one
+ * thread does: the hardware's limit for the pool (virtual cores sharing a physical core or
+ * its caches give much less than the thread count). Best of three of each.
+ */
+export async function machineCeiling(threads: number): Promise<{ threads: number; speedUp: number }> {
+  // An xorshift loop: integer work in registers, optimised at once, the same on every run.
+  // Each thread says it is up, then waits for the start, so thread start-up is not timed.
+  const code = `
+    const { parentPort, workerData } = require('node:worker_threads');
+    parentPort.once('message', () => {
+      let x = 0x9e3779b9 | 0;
+      for (let i = 0; i < workerData; i++) { x ^= x << 13; x ^= x >>> 17; x ^= x << 5; }
+      parentPort.postMessage(x);
+    });
+    parentPort.postMessage('up');`;
+  const units = 4;
+  const perUnit = 60_000_000;
+  const run = async (workers: number): Promise<number> => {
+    const started = Array.from({ length: workers }, () => new Worker(code, { eval: true, workerData: (perUnit * units) / workers }));
+    const message = (w: Worker) => new Promise((resolve, reject) => w.once('message', resolve).once('error', reject));
+    await Promise.all(started.map(message));
+    const t0 = performance.now();
+    const done = started.map(message);
+    for (const w of started) w.postMessage('go');
+    await Promise.all(done);
+    const ms = performance.now() - t0;
+    await Promise.all(started.map((w) => w.terminate()));
+    return ms;
+  };
+  let one = Infinity;
+  let many = Infinity;
+  for (let i = 0; i < 3; i++) {
+    one = Math.min(one, await run(1));
+    many = Math.min(many, await run(threads));
+  }
+  return { threads, speedUp: one / many };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

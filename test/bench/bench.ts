@@ -16,7 +16,9 @@ import { runBakePoolBench } from './bake-pool-bench';
 import { runJobsBench } from './jobs-bench';
 import { runSkyrimBakeBench } from './skyrim-bake-bench';
 import { runPathBench } from './path-bench';
+import { runPeersBench } from './peers-bench';
 import { runViewportBench } from './viewport-bench';
+import { runLevelContextBench } from './level-context-bench';
 import { bufferBytes, collectGarbage, heapAndBuffers, peakRss, timePasses } from './measure';
 import { renderTable, type Column } from './text-table';
 
@@ -205,6 +207,11 @@ if (opts.suite === undefined || 'path'.includes(opts.suite)) {
   runPathBench();
 }
 
+if (opts.suite === undefined || 'peers'.includes(opts.suite)) {
+  process.stdout.write('\n');
+  await runPeersBench({ runs: Math.min(runs, 3) });
+}
+
 if (opts.suite === undefined || 'edits'.includes(opts.suite)) {
   process.stdout.write('\n');
   runEditBench();
@@ -223,4 +230,9 @@ if (opts.suite === undefined || 'nwn2 live bake'.includes(opts.suite)) {
 if (opts.suite === undefined || 'viewport'.includes(opts.suite)) {
   process.stdout.write('\n');
   await runViewportBench({ runs });
+}
+
+if (opts.suite === undefined || 'level context'.includes(opts.suite)) {
+  process.stdout.write('\n');
+  await runLevelContextBench();
 }

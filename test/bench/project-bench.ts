@@ -17,7 +17,7 @@ import { importSources } from '../../electron/services/project/project-import';
 import type { FileRecord } from '../../electron/services/project/project-types';
 import { BakePool } from '../../electron/services/bake-pool/bake-pool';
 import type { BuiltinJobKind } from '../../electron/services/bake-pool/builtin-jobs';
-import { bakeKindOf, rebakeProject } from '../../electron/services/bake-pool/project-rebake';
+import { bakeKindOf, rebakeProject, RECORD_BATCH } from '../../electron/services/bake-pool/project-rebake';
 import type { GameId } from '../../shared/model/walkmesh';
 import { fixturesRoot, listFixtures, readFixture } from '../support/fixtures';
 import { median } from './measure';
@@ -169,7 +169,8 @@ export async function runProjectPipelineBench(options: { out?: (text: string) =>
             await Promise.all(Array.from({ length: jobs }, () => pool.submit({ kind: warmup.kind, input: store.loadFileBytes(warmup.file.id) }).result));
             const cpu0 = process.cpuUsage();
             const t1 = performance.now();
-            const report = await rebakeProject(store, { force: true, sharedPool: pool });
+            // Batched records as `project rebake` (its own pool) writes them; a shared pool alone would record one by one.
+            const report = await rebakeProject(store, { force: true, sharedPool: pool, recordBatch: RECORD_BATCH });
             const rebakeMs = performance.now() - t1;
             const cpu = process.cpuUsage(cpu0);
             if (report.counts.failed > 0) throw new Error(`${report.counts.failed} ${game} bakes failed`);

@@ -245,7 +245,22 @@ describe('Source: places shown as a view with their names, and painted onto an a
     // The colour legend under the viewport now names places.
     const legend = (await page.getByTestId('legend').textContent()) ?? '';
     for (const n of names.filter((_, i) => counts(i + 1) > 0).slice(0, 3)) expect(legend).toContain(n);
+    // The legend highlights the colouring shown (places), not the one underneath it.
+    const checked = () => page.locator('[data-testid^="colour-mode-"][aria-checked="true"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')));
+    await expect.poll(checked).toEqual(['colour-mode-places']);
+    // Every place the map uses has its own colour, in the legend and in the Places panel alike.
+    const swatches = await page.getByTestId('legend-entry').evaluateAll((els) => els.map((e) => getComputedStyle(e.querySelector('.swatch')!).backgroundColor));
+    expect(new Set(swatches).size).toBe(swatches.length);
+    const rowSwatches = await rows.evaluateAll((els) => els.map((e) => getComputedStyle(e.querySelector('.swatch')!).backgroundColor));
+    expect(new Set(rowSwatches).size).toBe(rowSwatches.length);
     await shot(page, 'source-places');
+    // Choosing the colouring already underneath ends the places view; the legend's Places button brings it back.
+    await page.getByTestId('colour-mode-walkable').click();
+    await expect.poll(checked).toEqual(['colour-mode-walkable']);
+    expect(await page.getByTestId('places-toggle').isChecked()).toBe(false);
+    await page.getByTestId('colour-mode-places').click();
+    await expect.poll(checked).toEqual(['colour-mode-places']);
+    expect(await page.getByTestId('places-toggle').isChecked()).toBe(true);
   });
 
   it('paints a place onto the clicked area: only that area\'s place changes; undo and redo', async () => {

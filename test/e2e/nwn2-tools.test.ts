@@ -117,19 +117,23 @@ describe('NWN2 toolset tools: placeable gizmo, cutter drawing, ground brush', ()
     await ui.openFromTree(`${AREA}.TRN`);
     expect(await page.getByTestId('nwn2-tools').innerText()).toContain('(GIT)');
     await page.getByTestId('tool-placeable-gizmo').click();
-    // Closer than the whole area, as a designer works.
+    // Closer than the whole area, as a designer works: a placeable with no other within 3 m
+    // (a click picks it alone), well inside the view; less close when the view holds none
+    // (how much of the area a zoom step shows depends on the viewport's size).
     const view = await canvasBox();
-    await page.mouse.move(view.x + view.width / 2, view.y + view.height / 2);
-    for (let i = 0; i < 4; i++) await page.mouse.wheel(0, -250);
-    await page.evaluate(() => new Promise((r) => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(r)), 300)));
-
-    // A placeable with no other within 3 m (a click picks it alone), well inside the view.
     const all = placeables();
     let index = -1;
-    for (let i = 0; i < all.length && index < 0; i++) {
-      const p = all[i]!;
-      if (all.some((q, j) => j !== i && Math.hypot(q.x - p.x, q.y - p.y) < 3)) continue;
-      if (await clearOnScreen([p.x, p.y, p.z], 110)) index = i;
+    for (let zoom = 4; zoom >= 1 && index < 0; zoom--) {
+      await page.getByTestId('frame-all').click();
+      await page.getByTestId('top-view').click();
+      await page.mouse.move(view.x + view.width / 2, view.y + view.height / 2);
+      for (let i = 0; i < zoom; i++) await page.mouse.wheel(0, -250);
+      await page.evaluate(() => new Promise((r) => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(r)), 300)));
+      for (let i = 0; i < all.length && index < 0; i++) {
+        const p = all[i]!;
+        if (all.some((q, j) => j !== i && Math.hypot(q.x - p.x, q.y - p.y) < 3)) continue;
+        if (await clearOnScreen([p.x, p.y, p.z], 110)) index = i;
+      }
     }
     expect(index).toBeGreaterThanOrEqual(0);
     const before = all[index]!;

@@ -77,7 +77,7 @@ describe('walkbench path', () => {
     expect((o.breaks as unknown[]).length).toBeGreaterThan(0);
     const text = await run('path', mord, '--from', xyz(from), '--to', xyz(to));
     expect(text.status).toBe(1);
-    expect(text.out).toMatch(/no path: the baked island path nodes say island \d+/);
+    expect(text.out).toMatch(/no path: the island path nodes say baked island \d+/);
     expect(text.out).toMatch(/\n {2}break \(/);
   });
 

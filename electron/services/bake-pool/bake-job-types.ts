@@ -27,7 +27,15 @@ export interface JobSpec {
 }
 
 export type JobOutcome =
-  | { status: 'done'; id: number; output: Uint8Array; summary: JobSummary; elapsedMs: number }
+  | {
+      status: 'done';
+      id: number;
+      output: Uint8Array;
+      /** Lower-case hex SHA-256 of `output`, computed in the worker (the project records it; the main thread need not hash). */
+      outputSha256: string;
+      summary: JobSummary;
+      elapsedMs: number;
+    }
   | { status: 'failed'; id: number; error: string; elapsedMs: number }
   | { status: 'cancelled'; id: number };
 
@@ -50,7 +58,7 @@ export interface RunJobMessage {
 export type WorkerReply =
   | { type: 'ready' }
   | { type: 'progress'; id: number; stage: string; fraction: number }
-  | { type: 'done'; id: number; output: Uint8Array; summary: JobSummary }
+  | { type: 'done'; id: number; output: Uint8Array; outputSha256: string; summary: JobSummary }
   | { type: 'failed'; id: number; error: string };
 
 /** What every worker is started with. */

@@ -181,7 +181,7 @@ export class BakePool {
     }
     slot.job = undefined;
     const elapsedMs = performance.now() - job.startedAt;
-    if (m.type === 'done') this.finish(job, { status: 'done', id: job.id, output: m.output, summary: m.summary, elapsedMs });
+    if (m.type === 'done') this.finish(job, { status: 'done', id: job.id, output: m.output, outputSha256: m.outputSha256, summary: m.summary, elapsedMs });
     else this.finish(job, { status: 'failed', id: job.id, error: m.error, elapsedMs });
     if (!this.closed) this.dispatch();
   }

@@ -1,10 +1,11 @@
+import { createHash } from 'node:crypto';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { BakeWorkerData, JobRegistry, RunJobMessage, WorkerReply } from './bake-job-types';
 import { builtinJobs } from './builtin-jobs';
 
 /**
  * A bake worker: runs one job at a time and posts its progress and result. Output bytes
- * go back as a transferred ArrayBuffer (never copied). A job that throws is reported as
+ * go back as a transferred ArrayBuffer (never copied), with their SHA-256. A job that throws is reported as
  * failed and the worker takes the next one; one that kills the thread (out of memory) is
  * noticed by the pool, which fails that job and starts a new worker.
  */
@@ -27,7 +28,9 @@ async function main(): Promise<void> {
     try {
       const result = runner(m.input, m.options, (stage, fraction) => post({ type: 'progress', id: m.id, stage, fraction }));
       const output = ownedBytes(result.output, m.input);
-      post({ type: 'done', id: m.id, output, summary: result.summary }, [output.buffer as ArrayBuffer]);
+      // Hashed here, in parallel with the other workers, not on the main thread that records it.
+      const outputSha256 = createHash('sha256').update(output).digest('hex');
+      post({ type: 'done', id: m.id, output, outputSha256, summary: result.summary }, [output.buffer as ArrayBuffer]);
     } catch (e) {
       post({ type: 'failed', id: m.id, error: e instanceof Error ? `${e.name}: ${e.message}` : String(e) });
     }

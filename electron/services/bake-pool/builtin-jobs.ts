@@ -1,4 +1,8 @@
 import { bakeBwm, bakeInputOf } from '../../../shared/bakers/kotor/bwm-bake';
+import { bakeBwmWithModel } from '../../../shared/bakers/kotor/bwm-model-bake';
+import { readKotorModel } from '../../../shared/formats/kotor/mdl-reader';
+import { ModelMappingError } from '../../../shared/model/model-mapping-error';
+import { decodeModelBakeInput } from './kotor-room-model';
 import { rebakeTrx } from '../../../shared/bakers/nwn2/trx-rebake';
 import type { TileTableCache } from '../../../shared/bakers/nwn2/tile-table-reuse';
 import { isMalformedInputError } from '../../../shared/binary/malformed-input-error';
@@ -14,6 +18,7 @@ import { readTrx } from '../../../shared/formats/nwn2/trx-reader';
 import { writeTrx } from '../../../shared/formats/nwn2/trx-writer';
 import { nodeFormatEnvironment as env } from '../node-format-environment';
 import type { JobRegistry, JobRunner } from './bake-job-types';
+import { LEVEL_CONTEXT_JOB, levelContextJob } from './level-context-job';
 
 /**
  * Bumped whenever a baker's output bytes can change, so a project re-bakes what it baked
@@ -77,11 +82,25 @@ const nwn2RebakeEdited: JobRunner = (input, options, progress) => {
 /** WOK/PWK/DWK bytes → re-baked bytes with the default walkability table. */
 const kotorBake: JobRunner = (input, _options, progress) => {
   progress('read', 0);
-  const doc = readBwm(input);
+  // With the room model (kotor-room-model.ts), the face order and AABB tree come from its
+  // walkmesh node; a model that does not match the WOK (an edited room) leaves today's rebuild.
+  const withModel = decodeModelBakeInput(input);
+  const doc = readBwm(withModel?.wok ?? input);
   progress('bake', 0.2);
-  const baked = bakeBwm(bakeInputOf(doc), DEFAULT_WALKABILITY);
+  let model: string | undefined;
+  let baked: ReturnType<typeof bakeBwm> | undefined;
+  if (withModel) {
+    try {
+      baked = bakeBwmWithModel(doc, readKotorModel(withModel.mdl, null, 'the room model'), DEFAULT_WALKABILITY);
+      model = 'used';
+    } catch (e) {
+      if (!(e instanceof ModelMappingError) && !isMalformedInputError(e)) throw e;
+      model = `not used: ${e.message}`;
+    }
+  }
+  baked ??= bakeBwm(bakeInputOf(doc), DEFAULT_WALKABILITY);
   progress('write', 0.9);
-  return { output: writeBwm(baked.document), summary: { faces: baked.faceOrder.length, walkableFaces: baked.walkableCount } };
+  return { output: writeBwm(baked.document), summary: { faces: baked.faceOrder.length, walkableFaces: baked.walkableCount, ...(model ? { model } : {}) } };
 };
 
 /** Options of a `skyrim-rebake` job: the project file's name, for its failure messages. */
@@ -121,4 +140,5 @@ export const builtinJobs: JobRegistry = {
   'skyrim-rebake': skyrimRebake,
   [AREA_BAKE_JOB]: nwn2AreaBake,
   'nwn2-trn-bake': nwn2TrnBake,
+  [LEVEL_CONTEXT_JOB]: levelContextJob,
 };

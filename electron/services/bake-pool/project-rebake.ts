@@ -9,6 +9,7 @@ import { BakePool, type BakePoolOptions } from './bake-pool';
 import { nwn2AreaBakeJob, nwn2AreaSourcesOf } from '../project/nwn2-area-bake-source';
 import { writePendingEdits } from '../project/pending-edit-writes';
 import { BAKER_VERSIONS, encodeEditedTrxInput, type BuiltinJobKind } from './builtin-jobs';
+import { encodeModelBakeInput, kotorRoomModelOf } from './kotor-room-model';
 
 /**
  * Every job kind a project file is baked with: the per-file kinds, NWN2's TRN + GIT bake,
@@ -34,7 +35,14 @@ export interface RebakeOptions {
    * the app keeps one warm between rebakes. It is left open.
    */
   sharedPool?: BakePool;
-  /** Called as each file is skipped or its bake finishes, and with every pool event. */
+  /**
+   * Bake results recorded per transaction. A result is reported (`onFile`, the report)
+   * only once its transaction has committed: see BakeRecorder. Default: RECORD_BATCH on a
+   * pool of the run's own (the CLI, scripts: throughput); 1 on a `sharedPool` (the app,
+   * whose progress shows each file as it lands while the designer waits on it).
+   */
+  recordBatch?: number;
+  /** Called as each file is skipped or its bake is recorded (or fails), and with every pool event. */
   onFile?(entry: RebakeEntry, done: number, total: number): void;
   onEvent?(event: PoolEvent): void;
 }
@@ -110,6 +118,15 @@ export function bakeJobOf(store: ProjectStore, file: FileRecord): ProjectBakeJob
     const spec: BakeSpec = { ...own, inputs: [...own.inputs, { name: `${file.module}/${file.name} as imported`, sha256: file.sha256 }] };
     return { kind: 'nwn2-rebake-edit', spec, input: () => encodeEditedTrxInput(bakeInputOf(store, file), store.loadFileBytes(file.id)) };
   }
+  if (kind === 'kotor-bake') {
+    // A room with its model at hand is baked with it, and the model is an input of the bake.
+    const model = kotorRoomModelOf(store, file);
+    if (model) {
+      const own = bakeSpecOf(file, kind);
+      const spec: BakeSpec = { ...own, inputs: [...own.inputs, { name: `${file.module}/${model.name} (room model)`, sha256: model.sha256 }] };
+      return { kind, spec, input: () => encodeModelBakeInput(bakeInputOf(store, file), model.read()) };
+    }
+  }
   const job: ProjectBakeJob = { kind, spec: bakeSpecOf(file, kind), input: () => bakeInputOf(store, file) };
   // The plugin baker names the file and navmesh it cannot rebake; it has no other way to know the file.
   if (kind === 'skyrim-rebake') job.options = { file: `${file.module}/${file.name}` };
@@ -158,6 +175,10 @@ export async function rebakeProject(store: ProjectStore, options: RebakeOptions 
   // idle while it finishes; size is a fair proxy for bake time.
   todo.sort((a, b) => b.file.size - a.file.size);
   if (todo.length > 0) {
+    // A failure to record a bake (the project file, not the baker) stops the run; it is
+    // kept here so no in-flight promise rejects unobserved, and thrown once all settle.
+    let fatal: { error: unknown } | undefined;
+    const recorder = new BakeRecorder(store, add, options.recordBatch ?? (options.sharedPool ? 1 : RECORD_BATCH), (error) => void (fatal ??= { error }));
     const pool = options.sharedPool ?? new BakePool({ ...options.pool, concurrency: options.jobs });
     const stopListening = options.onEvent ? pool.on(options.onEvent) : undefined;
     // Ending this run's jobs (or the whole pool when it is ours) settles them as cancelled;
@@ -171,9 +192,6 @@ export async function rebakeProject(store: ProjectStore, options: RebakeOptions 
     try {
       const inFlight = new Set<Promise<void>>();
       const limit = pool.concurrency * 2;
-      // A failure to record a bake (the project file, not the baker) stops the run; it is
-      // kept here so no in-flight promise rejects unobserved, and thrown once all settle.
-      let fatal: { error: unknown } | undefined;
       for (const t of todo) {
         if (fatal || options.signal?.aborted) break;
         const name = `${t.file.module}/${t.file.name}`;
@@ -181,15 +199,18 @@ export async function rebakeProject(store: ProjectStore, options: RebakeOptions 
         submitted.add(handle.id);
         const settled: Promise<void> = handle.result
           .finally(() => submitted.delete(handle.id))
-          .then((o) => add(record(store, name, t.spec, o)))
+          .then((o) => recorder.push(name, t.spec, o))
           .catch((error: unknown) => void (fatal ??= { error }))
           .finally(() => inFlight.delete(settled));
         inFlight.add(settled);
         if (inFlight.size >= limit) await Promise.race(inFlight);
       }
       await Promise.all(inFlight);
+      // The rest of the last batch (what an abort left baked too); not after a failed write.
+      if (!fatal) recorder.flush();
       if (fatal) throw fatal.error;
     } finally {
+      recorder.close();
       options.signal?.removeEventListener('abort', onAbort);
       stopListening?.();
       if (!options.sharedPool) await pool.close();
@@ -202,10 +223,77 @@ export async function rebakeProject(store: ProjectStore, options: RebakeOptions 
   return { entries, counts };
 }
 
-function record(store: ProjectStore, file: string, spec: BakeSpec, outcome: JobOutcome): RebakeEntry {
-  if (outcome.status === 'done') {
-    const bake = store.recordBake({ ...spec, outputFormat: outputFormatOf(spec.bakerId), output: outcome.output });
-    return { file, status: 'baked', bakeId: bake.id, outputSha256: bake.outputSha256, elapsedMs: outcome.elapsedMs };
+/** Bake results per project transaction when the caller does not say (RebakeOptions.recordBatch). */
+export const RECORD_BATCH = 8;
+/** A result waits at most this long for the rest of its batch, so progress keeps moving in the app. */
+const RECORD_DELAY_MS = 1000;
+/** Nor is more than this much output held waiting. */
+const RECORD_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Records finished bakes in the project a batch at a time: one transaction (so one fsync
+ * of the write-ahead log, project-database.ts) per RECORD_BATCH results instead of per
+ * result, which keeps the main thread, whose time the workers share on a small machine,
+ * nearly idle. The output hashes come from the workers (bake-worker.ts).
+ *
+ * What is durable when: a bake is in the project file once the transaction of its batch
+ * has committed, and not before. A result is reported (onFile, the report's entries) only
+ * after that commit, so nothing reported can be lost: if the process dies with a batch
+ * open, the bakes of that batch were never reported, the project holds no bake for their
+ * inputs, and the next rebake bakes them again. A batch commits when it is full, when it
+ * holds RECORD_MAX_BYTES of output, RECORD_DELAY_MS after its first result, and when the
+ * run ends (the last result arrived, or the run was aborted: what was baked is kept). A failed or cancelled job writes nothing and is reported at once.
+ */
+class BakeRecorder {
+  private pending: { file: string; spec: BakeSpec; outcome: Extract<JobOutcome, { status: 'done' }> }[] = [];
+  private pendingBytes = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly store: ProjectStore,
+    private readonly report: (e: RebakeEntry) => void,
+    private readonly batch: number,
+    private readonly onError: (error: unknown) => void,
+  ) {
+    if (!Number.isInteger(batch) || batch < 1) throw new RangeError(`recordBatch must be a whole number ≥ 1, not ${batch}`);
   }
-  return { file, status: 'failed', reason: outcome.status === 'failed' ? outcome.error : 'cancelled' };
+
+  push(file: string, spec: BakeSpec, outcome: JobOutcome): void {
+    if (outcome.status !== 'done') {
+      this.report({ file, status: 'failed', reason: outcome.status === 'failed' ? outcome.error : 'cancelled' });
+      return;
+    }
+    this.pending.push({ file, spec, outcome });
+    this.pendingBytes += outcome.output.length;
+    if (this.pending.length >= this.batch || this.pendingBytes >= RECORD_MAX_BYTES) this.flush();
+    else this.timer ??= setTimeout(() => {
+      try {
+        this.flush();
+      } catch (e) {
+        this.onError(e);
+      }
+    }, RECORD_DELAY_MS);
+  }
+
+  /** Commits the open batch, then reports its results. Throws when the project cannot be written (nothing of the batch is then reported). */
+  flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const batch = this.pending;
+    if (batch.length === 0) return;
+    this.pending = [];
+    this.pendingBytes = 0;
+    const entries = this.store.transaction(() =>
+      batch.map(({ file, spec, outcome }): RebakeEntry => {
+        const bake = this.store.recordBake({ ...spec, outputFormat: outputFormatOf(spec.bakerId), output: outcome.output, outputSha256: outcome.outputSha256 });
+        return { file, status: 'baked', bakeId: bake.id, outputSha256: bake.outputSha256, elapsedMs: outcome.elapsedMs };
+      }),
+    );
+    for (const e of entries) this.report(e);
+  }
+
+  close(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
 }

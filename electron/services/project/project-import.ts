@@ -1,4 +1,5 @@
 import { readBytes } from '../file-access';
+import { contentHash } from './content-hash';
 import { collectLayoutCandidates, type ImportCandidate } from './game-layout-import';
 import { importModuleNamer } from './import-module-names';
 import { areaOf, classifyInput } from './input-kind';
@@ -37,6 +38,20 @@ export interface ImportOptions {
   /** Files the caller already holds as bytes (a file dropped on the app's window), imported after the sources'. */
   given?: readonly ImportCandidate[];
   onProgress?(progress: ImportProgress): void;
+  /**
+   * Stops the import between files: what it wrote is then taken back (files it added
+   * removed with the modules and areas it made, files it changed given their old bytes),
+   * and it fails with ImportCancelledError, leaving the project as it was.
+   */
+  signal?: AbortSignal;
+}
+
+/** An import stopped through ImportOptions.signal; the project holds what it held before. */
+export class ImportCancelledError extends Error {
+  constructor(readonly rolledBack: number) {
+    super(`import cancelled; ${rolledBack} file(s) it had written were taken back`);
+    this.name = 'ImportCancelledError';
+  }
 }
 
 export interface ImportReport {
@@ -93,6 +108,21 @@ export async function importSources(store: ProjectStore, sources: readonly strin
   let done = 0;
   let totalBytes = 0;
 
+  // What a cancelled import takes back: the ids it added, the old state of files it changed.
+  const mark = store.importMark();
+  const added: number[] = [];
+  // Old bytes are kept only where the import replaces them; metadata alone is put back from the record.
+  const replaced: { record: FileRecord; bytes: Uint8Array | null }[] = [];
+  const cancelled = (): never => {
+    store.transaction(() => {
+      for (const { record: r, bytes } of replaced) {
+        store.upsertFile({ module: r.module, name: r.name, kind: r.kind, format: r.format, area: r.area, bytes: bytes ?? store.loadFileBytes(r.id), sourcePath: r.sourcePath });
+      }
+      store.rollBackImport(mark, added);
+    });
+    throw new ImportCancelledError(added.length + replaced.length);
+  };
+
   let reported = -1;
   const report = () => {
     reported = done;
@@ -103,9 +133,13 @@ export async function importSources(store: ProjectStore, sources: readonly strin
     const batch = pending;
     pending = [];
     pendingBytes = 0;
+    if (options.signal?.aborted) cancelled();
     store.transaction(() => {
       for (const { entry, bytes } of batch) {
-        entry.status = store.upsertFile({
+        // A file the import replaces keeps its old bytes until the import ends (a cancel puts them back).
+        const before = options.signal ? held.get(fileKey(entry.module, entry.name)) : undefined;
+        if (before) replaced.push({ record: before, bytes: before.sha256 !== contentHash(bytes) ? store.loadFileBytes(before.id) : null });
+        const result = store.upsertFile({
           module: entry.module,
           name: entry.name,
           kind: entry.kind!,
@@ -113,7 +147,9 @@ export async function importSources(store: ProjectStore, sources: readonly strin
           area: areaOf(entry.name, entry.kind!),
           bytes,
           sourcePath: entry.path,
-        }).status;
+        });
+        entry.status = result.status;
+        if (result.status === 'added') added.push(result.fileId);
       }
     });
     done += batch.length;
@@ -121,6 +157,7 @@ export async function importSources(store: ProjectStore, sources: readonly strin
   };
 
   for (const c of candidates) {
+    if (options.signal?.aborted) cancelled();
     const name = c.name;
     const entry: ImportedFile = { path: c.path, module: c.module, name, kind: null, format: null, status: 'skipped' };
     files.push(entry);
@@ -154,6 +191,7 @@ export async function importSources(store: ProjectStore, sources: readonly strin
     if (pending.length >= BATCH_FILES || pendingBytes >= BATCH_BYTES) flush();
   }
   flush();
+  if (options.signal?.aborted) cancelled();
   if (reported !== done) report();
 
   const counts: Record<ImportStatus, number> = { added: 0, changed: 0, unchanged: 0, skipped: 0 };

@@ -296,6 +296,27 @@ export class ProjectStore {
     });
   }
 
+  /** The highest module and area ids now: what an import started after this may roll back to (rollBackImport). */
+  importMark(): { module: number; area: number } {
+    const m = this.db.prepare('SELECT coalesce(max(id), 0) AS id FROM modules').get() as { id: number };
+    const a = this.db.prepare('SELECT coalesce(max(id), 0) AS id FROM areas').get() as { id: number };
+    return { module: m.id, area: a.id };
+  }
+
+  /**
+   * Undoes the files an import added (a cancelled import): removes them, then the modules
+   * and areas created after `mark` that hold no file now. Files the import changed are put
+   * back by the caller (upsertFile with the bytes it kept). One transaction.
+   */
+  rollBackImport(mark: { module: number; area: number }, addedFileIds: readonly number[]): void {
+    this.transaction(() => {
+      const del = this.db.prepare('DELETE FROM files WHERE id = ?');
+      for (const id of addedFileIds) del.run(id);
+      this.db.prepare('DELETE FROM areas WHERE id > ? AND id NOT IN (SELECT area_id FROM files WHERE area_id IS NOT NULL)').run(mark.area);
+      this.db.prepare('DELETE FROM modules WHERE id > ? AND id NOT IN (SELECT module_id FROM files)').run(mark.module);
+    });
+  }
+
   /** Metadata of the files, by module then name; reads no file bytes. */
   listFiles(filter: { module?: string; kind?: FileKind } = {}): FileRecord[] {
     const where: string[] = [];
@@ -380,8 +401,12 @@ export class ProjectStore {
     return (this.db.prepare('SELECT file_id FROM edit_writes_pending ORDER BY since, file_id').all() as { file_id: number }[]).map((r) => r.file_id);
   }
 
-  /** Stores a bake's output under the hash of exactly what it was baked from. */
-  recordBake(spec: BakeSpec & { outputFormat: string; output: Uint8Array }): BakeRecord {
+  /**
+   * Stores a bake's output under the hash of exactly what it was baked from. `outputSha256`,
+   * when given, is the output's SHA-256 as the bake worker computed it from these very bytes
+   * (bake-worker.ts), so the main thread does not hash them again.
+   */
+  recordBake(spec: BakeSpec & { outputFormat: string; output: Uint8Array; outputSha256?: string }): BakeRecord {
     const inputHash = bakeInputHash(spec);
     const inputs = spec.inputs.map((i) => ({ name: i.name, sha256: i.sha256 }));
     this.transaction(() => {
@@ -391,7 +416,7 @@ export class ProjectStore {
           `INSERT INTO bake_results (input_hash, baker_id, baker_version, inputs_json, output_format, output_sha256, output_size, created_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(inputHash, spec.bakerId, spec.bakerVersion, JSON.stringify(inputs), spec.outputFormat, contentHash(spec.output), spec.output.length, now()).lastInsertRowid;
+        .run(inputHash, spec.bakerId, spec.bakerVersion, JSON.stringify(inputs), spec.outputFormat, spec.outputSha256 ?? contentHash(spec.output), spec.output.length, now()).lastInsertRowid;
       this.db.prepare('INSERT INTO bake_outputs (bake_id, bytes) VALUES (?, ?)').run(id, spec.output);
     });
     return this.lookupBake(inputHash)!;

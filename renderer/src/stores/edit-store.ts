@@ -3,7 +3,7 @@ import { computed, inject, markRaw, ref, shallowRef, watch } from 'vue';
 import type { DocumentEditCommand } from '../../../shared/edits/document-edit-command';
 import type { EditCommand } from '../../../shared/edits/edit-command';
 import { floodSelect, walkmeshGrid, type FloodRule } from '../../../shared/edits/selection';
-import { dropToSurface, snapToGrid } from '../../../shared/edits/vertex-placement';
+import { dropToSurface, snapToGrid, surfaceBelow } from '../../../shared/edits/vertex-placement';
 import { applyEditsDelta, type DeltaChange } from '../../../shared/edits/apply-edits-delta';
 import { EditError } from '../../../shared/edits/edit-error';
 import type { OpenedFile } from '../../../shared/ipc/contract';
@@ -23,6 +23,7 @@ import { carryViewData, withFileFacts, withFileOverlays } from '../viewport/file
 import { useDocumentStore, type OpenTab } from './document-store';
 import { useProjectStore } from './project-store';
 import { useSelectionStore } from './selection-store';
+import { useLevelContextStore } from './level-context-store';
 
 /**
  * What a left click or drag in the viewport does: pick faces (click, box, lasso), paint
@@ -665,7 +666,21 @@ export const useEditStore = defineStore('edit', () => {
     const m = activeMesh.value;
     const list = moveVertices.value;
     if (!m || !need('select faces or pick vertices to drop onto the surface below', list.length > 0)) return;
-    await apply(dropToSurface(m, walkmeshGrid(m), list));
+    const grid = walkmeshGrid(m);
+    const command = dropToSurface(m, grid, list);
+    // A corner with no walkmesh face below it lands on the level under it, where one is shown (issue 19).
+    const level = useLevelContextStore();
+    const moving = new Set(list);
+    const T = m.triangles;
+    const skip = (t: number) => moving.has(T[t * 3]!) || moving.has(T[t * 3 + 1]!) || moving.has(T[t * 3 + 2]!);
+    list.forEach((v, i) => {
+      const p = command.positions;
+      const o = i * 3;
+      if (surfaceBelow(m, grid, p[o]!, p[o + 1]!, p[o + 2]!, skip) !== undefined) return;
+      const onLevel = level.dropPoint([p[o]!, p[o + 1]!, p[o + 2]!]);
+      if (onLevel) p[o + 2] = Math.fround(onLevel[2]);
+    });
+    await apply(command);
   }
 
   /** The path tool: the first click sets the start, the second the end and asks for the path. */

@@ -48,6 +48,8 @@ export const useImportStore = defineStore('import', () => {
   const recent = ref<string[]>([]);
   let unsubscribe: (() => void)[] = [];
   let waiting: { jobId: number; resolve: (s: ImportJobState) => void } | null = null;
+  /** The import running now (known before its first event arrives), for Cancel. */
+  let activeJobId: number | null = null;
 
   const running = computed(() => job.value?.state === 'running');
   /**
@@ -163,9 +165,20 @@ export const useImportStore = defineStore('import', () => {
           ...(request.twoDaDir ? { twoDaDir: request.twoDaDir } : {}),
           ...(request.gameFolders && request.gameFolders.length > 0 ? { gameFolders: request.gameFolders } : {}),
         });
-    const final = await follow(jobId);
+    activeJobId = jobId;
+    const final = await follow(jobId).finally(() => (activeJobId = null));
     await project.open(file);
     return final;
+  }
+
+  /** Stops the running import; the service takes back what it wrote (the job ends `cancelled`). */
+  async function cancel(): Promise<void> {
+    if (activeJobId === null) return;
+    try {
+      await client!.call('import.cancel', { jobId: activeJobId });
+    } catch (e) {
+      error.value = describe(e);
+    }
   }
 
   /** New project: the file, then the import of the game folder or module into it. */
@@ -252,5 +265,5 @@ export const useImportStore = defineStore('import', () => {
     return (await client!.call('import.kotorModules', { folder })).modules;
   }
 
-  return { dialog, job, steps, busy, error, looseNote, recent, running, start, stop, open, closeDialog, refreshRecent, createProject, addToProject, addLooseTab, openKotorModules };
+  return { dialog, job, steps, busy, error, looseNote, recent, running, start, stop, open, closeDialog, refreshRecent, createProject, addToProject, addLooseTab, openKotorModules, cancel };
 });

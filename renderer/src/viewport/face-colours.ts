@@ -1,6 +1,6 @@
 import { NO_OWNER, type Walkmesh } from '../../../shared/model/walkmesh';
 import { NO_ISLAND } from '../../../shared/views/face-islands';
-import { gameValueNames, rawValue, valueColour, valueName, type GameValueNames } from '../../../shared/views/game-attribute-names';
+import { projectValueNames, rawValue, valueColour, valueName, type GameValueNames, type ProjectNameTables } from '../../../shared/views/game-attribute-names';
 import { islandName, ownerName } from '../../../shared/views/game-place-names';
 
 export type ColourMode = 'walkable' | 'material' | 'island' | 'owner';
@@ -72,7 +72,7 @@ const OWNER_SHADE_SPAN = 0.24;
  * game names it (shared/views/game-attribute-names.ts; the most used values first; the
  * thirteenth and later share one grey).
  */
-export function colourFaces(meshes: readonly Walkmesh[], mode: ColourMode, faceIsland: readonly Int32Array[] = []): FaceColouring {
+export function colourFaces(meshes: readonly Walkmesh[], mode: ColourMode, faceIsland: readonly Int32Array[] = [], tables?: ProjectNameTables): FaceColouring {
   const faceRgb = meshes.map((m) => new Float32Array(m.faceWalkable.length * 3));
   if (mode === 'island') return colourByKey(meshes, faceRgb, (i) => faceIsland[i], NO_ISLAND, islandName, 'not walkable', true);
   if (mode === 'owner') return colourByKey(meshes, faceRgb, (i) => meshes[i]!.faceOwner, NO_OWNER, ownerLabel(meshes), 'no owner', false);
@@ -101,7 +101,7 @@ export function colourFaces(meshes: readonly Walkmesh[], mode: ColourMode, faceI
     };
   }
 
-  const names: GameValueNames | null = meshes[0] ? gameValueNames(meshes[0].game) : null;
+  const names: GameValueNames | null = meshes[0] ? projectValueNames(meshes[0].game, tables) : null;
   const counts = new Map<number, number>();
   for (const mesh of meshes) for (const v of mesh.faceMaterial) counts.set(v, (counts.get(v) ?? 0) + 1);
   // Values that differ only in bits the format manages (winding, edge links) read alike: one entry.

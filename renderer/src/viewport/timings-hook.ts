@@ -23,6 +23,9 @@ export interface ViewportTimings {
    */
   meshBuilds: number;
   deltaPatches: number;
+  /** From asking for the file to the first frame showing its level context (issue 19), and its triangles. */
+  contextFrameMs?: number;
+  contextTriangles?: number;
 }
 
 interface HookWindow {

@@ -19,6 +19,9 @@ import { CasedLines, segmentLines, type LineGroup } from './cased-lines';
 import { buildFlatMesh, flatVertexColours, gameBounds, gameToBabylon, writeFlatFace, type GameBounds } from './game-to-babylon';
 import { buildGrid, type GridLineKind } from './grid-lines';
 import { MoveGizmo } from './move-gizmo';
+import { LevelContextLayer } from './level-context-layer';
+import { Nwn2ToolLayer } from './nwn2-tool-layer';
+import { changedWithin, countFrame, listenForInput, markChanged, markChangesOnCalls, RENDER_GRACE_MS } from './render-on-demand';
 
 const BACKGROUND = new Color4(0.114, 0.129, 0.153, 1);
 const WHITE_RGB = [1, 1, 1] as const;
@@ -127,8 +130,16 @@ export class WalkmeshScene {
       this.camera.panningSensibility = 1000 / Math.max(this.camera.radius, 1e-3);
     });
     this.highlightMaterials = { hover: this.flatMaterial('hover', new Color3(1, 1, 1), 0.35), selected: this.flatMaterial('selected', new Color3(1, 0.85, 0.1), 0.7) };
-    this.engine.runRenderLoop(() => this.scene.render());
+    // Frames on demand only (render-on-demand.ts): an idle view, however large, draws nothing.
+    listenForInput();
+    markChanged();
+    this.engine.runRenderLoop(() => {
+      if (!this.needsFrame()) return;
+      this.scene.render();
+      countFrame();
+    });
     this.resizeObserver = new ResizeObserver(() => {
+      markChanged();
       this.engine.resize();
       for (const c of this.cased) c.resize(this.engine.getRenderWidth(), this.engine.getRenderHeight());
     });
@@ -688,15 +699,44 @@ export class WalkmeshScene {
     return new MoveGizmo(this.scene, this.camera, canvas);
   }
 
+  private contextLayer: LevelContextLayer | null = null;
+
+  /** The level drawn under the walkmesh (level-context-layer.ts), made on first use. */
+  levelContext(): LevelContextLayer {
+    return (this.contextLayer ??= new LevelContextLayer(this.scene));
+  }
+
+  /** Frames someone waits for (afterNextFrame). */
+  private awaitedFrames = 0;
+
+  /** A change within the grace period, the camera still gliding, or a frame waited for. */
+  private needsFrame(): boolean {
+    const c = this.camera;
+    const gliding = c.inertialAlphaOffset !== 0 || c.inertialBetaOffset !== 0 || c.inertialRadiusOffset !== 0 || c.inertialPanningX !== 0 || c.inertialPanningY !== 0;
+    return this.awaitedFrames > 0 || gliding || changedWithin(RENDER_GRACE_MS);
+  }
+
   /** Runs `callback` once after the next frame has been drawn. */
   afterNextFrame(callback: () => void): void {
-    this.scene.onAfterRenderObservable.addOnce(() => callback());
+    this.awaitedFrames++;
+    this.scene.onAfterRenderObservable.addOnce(() => {
+      this.awaitedFrames--;
+      callback();
+    });
   }
 
   dispose(): void {
     this.resizeObserver.disconnect();
     this.engine.stopRenderLoop();
+    this.contextLayer?.dispose();
     this.scene.dispose();
     this.engine.dispose();
   }
 }
+
+// Every change reaches Babylon through these classes' methods: each call asks for frames.
+// (The render loop's own question is not a change.)
+markChangesOnCalls(WalkmeshScene.prototype, ['needsFrame']);
+// The gizmo's size is worked out before every frame (length): that is drawing, not a change.
+markChangesOnCalls(MoveGizmo.prototype, ['length']);
+for (const proto of [CasedLines.prototype, LevelContextLayer.prototype, Nwn2ToolLayer.prototype]) markChangesOnCalls(proto);

@@ -343,15 +343,15 @@ function readIslands(r: BinaryReader, count: number): AswmIslands {
   // As for tiles: names only for errors. An island's fixed part is 28 bytes (index, tile,
   // centre, triangle count, adjacent count), each list then has its count in front.
   const list = (i: number, name: string): number => {
-    if (r.end - r.offset < 4) r.need(4, `island #${i} ${name}.count`);
+    if (r.end - r.offset < 4) r.need(4, `baked island ${i} ${name}.count`);
     const n = dv.getUint32(r.offset, true);
     r.offset += 4;
-    if (n * 4 > r.end - r.offset) r.checkCount(n, 4, `island #${i} ${name}.count`);
+    if (n * 4 > r.end - r.offset) r.checkCount(n, 4, `baked island ${i} ${name}.count`);
     return n;
   };
   for (let i = 0; i < count; i++) {
     if (r.end - r.offset < 24) {
-      const island = `island #${i}`;
+      const island = `baked island ${i}`;
       r.u32(`${island} index`);
       r.u32(`${island} tile`);
       r.need(12, `${island} centre`);

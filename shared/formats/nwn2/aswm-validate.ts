@@ -85,12 +85,14 @@ function validateEdges(a: AswmDocument, out: FindingSink, V: number, E: number, 
     const t0 = a.edges[e * 4 + 2]!;
     const t1 = a.edges[e * 4 + 3]!;
     if (v0 >= V || v1 >= V) out.error('nwn2.edge.vertex-out-of-range', edge(e), () => `edge ${e} joins vertices ${v0} and ${v1}, but the walkmesh has ${V} vertices`);
-    for (const t of [t0, t1]) {
+    for (let side = 0; side < 2; side++) {
+      const t = side === 0 ? t0 : t1;
       if (t !== NONE32 && t >= T) out.error('nwn2.edge.triangle-out-of-range', edge(e), () => `edge ${e} names triangle ${t}, but the walkmesh has ${T} triangles`);
     }
     if (t0 === NONE32 && t1 === NONE32) out.warning('nwn2.edge.no-triangle', edge(e), () => `edge ${e} belongs to no triangle`);
     else if (!named[e]) out.warning('nwn2.edge.unused', edge(e), () => `edge ${e} is named by no triangle's edge list (the toolset never leaves one)`);
-    for (const t of [t0, t1]) {
+    for (let side = 0; side < 2; side++) {
+      const t = side === 0 ? t0 : t1;
       if (t === NONE32 || t >= T) continue;
       if (a.triEdges[t * 3] !== e && a.triEdges[t * 3 + 1] !== e && a.triEdges[t * 3 + 2] !== e) {
         out.error('nwn2.edge.triangle-does-not-name-edge', edge(e), () => `edge ${e} says it borders triangle ${t}, but triangle ${t} does not list edge ${e}`);
@@ -115,16 +117,19 @@ function validateTriangles(a: AswmDocument, out: FindingSink, V: number, E: numb
   const positions = floatView(a.vertices);
   for (let t = 0; t < T; t++) {
     const flags = a.triFlags[t]!;
-    const vs = a.triVertices.subarray(t * 3, t * 3 + 3);
+    // Read as numbers, not as a subarray per triangle: a validation of a large area
+    // otherwise spends much of its time collecting those views.
+    const vs0 = a.triVertices[t * 3]!, vs1 = a.triVertices[t * 3 + 1]!, vs2 = a.triVertices[t * 3 + 2]!;
     let verticesOk = true;
     for (let k = 0; k < 3; k++) {
-      if (vs[k]! >= V) {
+      const v = a.triVertices[t * 3 + k]!;
+      if (v >= V) {
         verticesOk = false;
-        out.error('nwn2.triangle.vertex-out-of-range', tri(t), () => `triangle ${t} uses vertex ${vs[k]}, but the walkmesh has ${V} vertices`);
+        out.error('nwn2.triangle.vertex-out-of-range', tri(t), () => `triangle ${t} uses vertex ${v}, but the walkmesh has ${V} vertices`);
       }
     }
-    if (vs[0] === vs[1] || vs[1] === vs[2] || vs[0] === vs[2]) {
-      out.warning('nwn2.triangle.repeated-vertex', tri(t), () => `triangle ${t} uses one vertex twice (${Array.from(vs).join(', ')}): it has no area`);
+    if (vs0 === vs1 || vs1 === vs2 || vs0 === vs2) {
+      out.warning('nwn2.triangle.repeated-vertex', tri(t), () => `triangle ${t} uses one vertex twice (${vs0}, ${vs1}, ${vs2}): it has no area`);
     }
 
     for (let k = 0; k < 3; k++) {
@@ -147,12 +152,12 @@ function validateTriangles(a: AswmDocument, out: FindingSink, V: number, E: numb
 
     const isl = a.triIsland[t]!;
     if (isl !== NONE16 && I > 0 && isl >= I) {
-      out.error('nwn2.triangle.island-out-of-range', tri(t), () => `triangle ${t} belongs to island ${isl}, but the walkmesh has ${I} islands`);
+      out.error('nwn2.triangle.island-out-of-range', tri(t), () => `triangle ${t} belongs to baked island ${isl}, but the walkmesh has ${I} islands`);
     }
     if (I > 0) {
       const walkable = (flags & TriangleFlag.walkable) !== 0;
       if (walkable && isl === NONE16) out.warning('nwn2.triangle.walkable-without-island', tri(t), () => `walkable triangle ${t} belongs to no island: creatures cannot path to it (bake the area again)`);
-      if (!walkable && isl !== NONE16) out.warning('nwn2.triangle.unwalkable-in-island', tri(t), () => `unwalkable triangle ${t} belongs to island ${isl}; the toolset puts only walkable triangles in islands`);
+      if (!walkable && isl !== NONE16) out.warning('nwn2.triangle.unwalkable-in-island', tri(t), () => `unwalkable triangle ${t} belongs to baked island ${isl}; the toolset puts only walkable triangles in islands`);
     }
     if (flags & ~KNOWN_TRIANGLE_FLAGS & 0xffff) {
       out.warning('nwn2.triangle.unknown-flags', tri(t), () => `triangle ${t} has flag bits ${hex(flags & ~KNOWN_TRIANGLE_FLAGS & 0xffff)} that have no known meaning`);
@@ -175,7 +180,7 @@ function validateTriangles(a: AswmDocument, out: FindingSink, V: number, E: numb
     if (!verticesOk) continue;
     // A corner that is not a finite point is reported once, as a vertex; nothing derived from it is compared.
     let finiteCorners = true;
-    for (let k = 0; k < 3; k++) for (let c = 0; c < 3; c++) if (!Number.isFinite(positions[vs[k]! * 3 + c]!)) finiteCorners = false;
+    for (let k = 0; k < 3; k++) for (let c = 0; c < 3; c++) if (!Number.isFinite(positions[a.triVertices[t * 3 + k]! * 3 + c]!)) finiteCorners = false;
     if (!finiteCorners) continue;
 
     const area = signedArea2(positions, a.triVertices, t);
@@ -362,10 +367,10 @@ function validateIslands(a: AswmDocument, out: FindingSink, T: number, I: number
 
   for (let i = 0; i < I; i++) {
     const subject = island(i);
-    if (is.index[i] !== i) out.error('nwn2.island.index', subject, () => `island ${i} says its index is ${is.index[i]}; it must be its position in the list`);
-    if (is.triangleCount[i] !== members[i]) out.warning('nwn2.island.triangle-count', subject, () => `island ${i} says it has ${is.triangleCount[i]} triangles, but ${members[i]} triangles name it`);
-    if (members[i] === 0) out.warning('nwn2.island.empty', subject, () => `no triangle belongs to island ${i}`);
-    if (spans[i]) out.warning('nwn2.island.spans-tiles', subject, () => `island ${i}'s triangles lie in more than one tile; an island is a connected region inside one tile`);
+    if (is.index[i] !== i) out.error('nwn2.island.index', subject, () => `baked island ${i} says its index is ${is.index[i]}; it must be its position in the list`);
+    if (is.triangleCount[i] !== members[i]) out.warning('nwn2.island.triangle-count', subject, () => `baked island ${i} says it has ${is.triangleCount[i]} triangles, but ${members[i]} triangles name it`);
+    if (members[i] === 0) out.warning('nwn2.island.empty', subject, () => `no triangle belongs to baked island ${i}`);
+    if (spans[i]) out.warning('nwn2.island.spans-tiles', subject, () => `baked island ${i}'s triangles lie in more than one tile; an island is a connected region inside one tile`);
 
     const a0 = is.adjacentStart[i]!;
     const nAdj = is.adjacentStart[i + 1]! - a0;
@@ -373,32 +378,32 @@ function validateIslands(a: AswmDocument, out: FindingSink, T: number, I: number
     const e0 = is.exitStart[i]!;
     const nExit = is.exitStart[i + 1]! - e0;
     if (nAdj !== nDist || nAdj !== nExit) {
-      out.error('nwn2.island.list-lengths', subject, () => `island ${i} lists ${nAdj} adjacent islands, ${nDist} distances and ${nExit} exit triangles; the three lists must have the same length`);
+      out.error('nwn2.island.list-lengths', subject, () => `baked island ${i} lists ${nAdj} adjacent islands, ${nDist} distances and ${nExit} exit triangles; the three lists must have the same length`);
     }
     const dist = floatView(is.distance.subarray(is.distanceStart[i]!, is.distanceStart[i + 1]!));
     for (let k = 0; k < dist.length; k++) {
-      if (!(dist[k]! >= 0 && Number.isFinite(dist[k]!))) out.warning('nwn2.island.distance', subject, () => `island ${i}: the distance to its adjacent island #${k} is ${dist[k]}`);
+      if (!(dist[k]! >= 0 && Number.isFinite(dist[k]!))) out.warning('nwn2.island.distance', subject, () => `baked island ${i}: the distance to its adjacent island #${k} is ${dist[k]}`);
     }
     for (let k = 0; k < nAdj; k++) {
       const j = is.adjacent[a0 + k]!;
       if (j === NONE16) {
-        out.warning('nwn2.island.adjacent-none', subject, () => `island ${i} lists 0xFFFF as an adjacent island (Skywing accepts it, nwn-lib-d does not)`);
+        out.warning('nwn2.island.adjacent-none', subject, () => `baked island ${i} lists 0xFFFF as an adjacent island (Skywing accepts it, nwn-lib-d does not)`);
         continue;
       }
       if (j >= I) {
-        out.error('nwn2.island.adjacent-out-of-range', subject, () => `island ${i} lists island ${j} as adjacent, but the walkmesh has ${I} islands`);
+        out.error('nwn2.island.adjacent-out-of-range', subject, () => `baked island ${i} lists baked island ${j} as adjacent, but the walkmesh has ${I} islands`);
         continue;
       }
-      if (j === i) out.error('nwn2.island.self-adjacent', subject, () => `island ${i} lists itself as adjacent`);
-      else if (!adjacency.has(j * I + i)) out.error('nwn2.island.adjacency-not-symmetric', subject, () => `island ${i} lists island ${j} as adjacent, but island ${j} does not list island ${i}`);
+      if (j === i) out.error('nwn2.island.self-adjacent', subject, () => `baked island ${i} lists itself as adjacent`);
+      else if (!adjacency.has(j * I + i)) out.error('nwn2.island.adjacency-not-symmetric', subject, () => `baked island ${i} lists baked island ${j} as adjacent, but baked island ${j} does not list baked island ${i}`);
       if (k >= nExit) continue;
       const x = is.exit[e0 + k]!;
       if (x >= T) {
-        out.error('nwn2.island.exit-out-of-range', subject, () => `island ${i}: the exit towards island ${j} is triangle ${x}, but the walkmesh has ${T} triangles`);
+        out.error('nwn2.island.exit-out-of-range', subject, () => `baked island ${i}: the exit towards baked island ${j} is triangle ${x}, but the walkmesh has ${T} triangles`);
         continue;
       }
       if (a.triIsland[x] !== i) {
-        out.error('nwn2.island.exit-not-member', subject, () => `island ${i}: the exit towards island ${j} is triangle ${x}, which belongs to ${a.triIsland[x] === NONE16 ? 'no island' : `island ${a.triIsland[x]}`}`);
+        out.error('nwn2.island.exit-not-member', subject, () => `baked island ${i}: the exit towards baked island ${j} is triangle ${x}, which belongs to ${a.triIsland[x] === NONE16 ? 'no island' : `baked island ${a.triIsland[x]}`}`);
         continue;
       }
       let touches = false;
@@ -406,7 +411,7 @@ function validateIslands(a: AswmDocument, out: FindingSink, T: number, I: number
         const n = a.triLinks[x * 3 + s]!;
         if (n !== NONE32 && n < T && a.triIsland[n] === j) touches = true;
       }
-      if (!touches) out.error('nwn2.island.exit-not-touching', subject, () => `island ${i}: the exit towards island ${j} is triangle ${x}, which does not border any triangle of island ${j}`);
+      if (!touches) out.error('nwn2.island.exit-not-touching', subject, () => `baked island ${i}: the exit towards baked island ${j} is triangle ${x}, which does not border any triangle of baked island ${j}`);
     }
   }
 
@@ -416,15 +421,15 @@ function validateIslands(a: AswmDocument, out: FindingSink, T: number, I: number
       const next = paths.next[from * I + to]!;
       if (next === NONE16) continue;
       if (from === to) {
-        out.warning('nwn2.island-path.self', island(from), () => `the island path from island ${from} to itself goes to island ${next}; it is always "none" (0xFFFF)`);
+        out.warning('nwn2.island-path.self', island(from), () => `the island path from baked island ${from} to itself goes to baked island ${next}; it is always "none" (0xFFFF)`);
         continue;
       }
       if (next >= I) {
-        out.error('nwn2.island-path.next-out-of-range', island(from), () => `the island path from island ${from} to island ${to} goes to island ${next}, but the walkmesh has ${I} islands`);
+        out.error('nwn2.island-path.next-out-of-range', island(from), () => `the island path from baked island ${from} to baked island ${to} goes to baked island ${next}, but the walkmesh has ${I} islands`);
         continue;
       }
       if (!adjacency.has(from * I + next)) {
-        out.warning('nwn2.island-path.next-not-adjacent', island(from), () => `the island path from island ${from} to island ${to} steps to island ${next}, which is not adjacent to island ${from}`);
+        out.warning('nwn2.island-path.next-not-adjacent', island(from), () => `the island path from baked island ${from} to baked island ${to} steps to baked island ${next}, which is not adjacent to baked island ${from}`);
       }
     }
   }

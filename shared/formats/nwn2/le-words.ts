@@ -50,9 +50,23 @@ export function writeU32s(out: Uint8Array, offset: number, words: Uint32Array, s
   }
 }
 
+/**
+ * Byte-for-byte equality. Compares 32-bit words where both views start on a word boundary
+ * (whole walkmeshes are compared on every write and round trip: a quarter of the steps).
+ */
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  const n = a.length;
+  if (n !== b.length) return false;
+  if (a.buffer === b.buffer && a.byteOffset === b.byteOffset) return true;
+  let i = 0;
+  if (n >= 64 && (a.byteOffset & 3) === 0 && (b.byteOffset & 3) === 0) {
+    const words = n >>> 2;
+    const wa = new Uint32Array(a.buffer, a.byteOffset, words);
+    const wb = new Uint32Array(b.buffer, b.byteOffset, words);
+    for (let w = 0; w < words; w++) if (wa[w] !== wb[w]) return false;
+    i = words << 2;
+  }
+  for (; i < n; i++) if (a[i] !== b[i]) return false;
   return true;
 }
 

@@ -7,3 +7,13 @@ export function nwn2TileName(index: number, gridWidth: number): string {
   if (!(gridWidth >= 1)) return `tile #${index}`;
   return `tile ${index % gridWidth},${Math.floor(index / gridWidth)}`;
 }
+
+/**
+ * How every message, hover and inspector names an island the file stores (the pathing
+ * island a TRX triangle belongs to, numbered as stored from 0): "baked island 43". The
+ * islands Walkbench computes are ranked by size and named "island #1" (views/game-place-names.ts),
+ * so the two are never mistaken for each other.
+ */
+export function nwn2BakedIslandName(index: number): string {
+  return index === 0xffff ? 'no baked island' : `baked island ${index}`;
+}

@@ -43,7 +43,11 @@ export function trxRoundtripDetails(original: Uint8Array, doc: TrxDocument, env:
     result.aswmVersion = hex(p.aswm.version);
     result.aswmCompressed = stream !== undefined;
     if (stream) {
-      result.aswmPayloadIdentical = bytesEqual(raw, inflateOriginal(o.payload, stream, env));
+      // The document's packet carries its payload inflated (trx-reader.ts): when that payload
+      // is the original's (as read, not replaced), those are the original's walkmesh bytes
+      // and the stream is not inflated a second time.
+      const original = p.payload.length > 0 && bytesEqual(p.payload, o.payload) ? p.inflated : inflateOriginal(o.payload, stream, env);
+      result.aswmPayloadIdentical = bytesEqual(raw, original);
       result.aswmRecompressedIdentical = bytesEqual(env.zlib.deflate(raw, ASWM_DEFLATE_LEVEL), stream);
     } else {
       result.aswmPayloadIdentical = bytesEqual(raw, o.payload);

@@ -4,6 +4,9 @@ import { FuzzStats } from '../../fuzz/fuzz-stats';
 import { formatTargets } from '../../fuzz/fuzz-targets';
 import { GENERIC_MUTATORS } from '../../fuzz/mutators';
 import { aswmTarget, bwmTarget, erfTarget, gffTarget, mdbTarget, nvnmTarget, pluginTarget, trxTarget } from '../../fuzz/targets/format-targets';
+import { bspTarget } from '../../fuzz/targets/bsp-target';
+import { landTarget, mdbMeshTarget, trrnContextTarget } from '../../fuzz/targets/level-context-targets';
+import { mdlTarget } from '../../fuzz/targets/mdl-target';
 import { navTarget } from '../../fuzz/targets/nav-target';
 import { zipTarget } from '../../fuzz/targets/zip-target';
 
@@ -22,12 +25,18 @@ const runs = [
   [aswmTarget, 200, 200_000, true],
   [mdbTarget, 150, 200_000, true],
   [bwmTarget, 200, 100_000, true],
+  [mdlTarget, 150, 260_000, true],
   [pluginTarget, 60, 200_000, true],
   [nvnmTarget, 150, 200_000, true],
   [gffTarget, 150, 100_000, true],
   [erfTarget, 150, 100_000, true],
   [navTarget, 150, 100_000, true],
   [zipTarget, 200, 200_000, true],
+  [bspTarget, 100, 400_000, true],
+  [mdbMeshTarget, 150, 200_000, true],
+  [trrnContextTarget, 100, 2_000_000, true],
+  // Each run reads the whole 540 KB plugin with its LAND: few iterations here, the long run is `npm run fuzz -- land`.
+  [landTarget, 60, 600_000, true],
 ] as const;
 
 // Fuzzed in a test of their own: project files are SQLite databases, opened from disk.

@@ -83,6 +83,7 @@ describe('contract parameter schemas', () => {
   it('has a schema for every method', () => {
     expect([...methods].sort()).toEqual([
       'app.info',
+      'context.load',
       'dialog.openFile',
       'dialog.openFolder',
       'dialog.openProject',
@@ -105,6 +106,7 @@ describe('contract parameter schemas', () => {
       'files.open',
       'files.openBytes',
       'import.bytes',
+      'import.cancel',
       'import.kotorModules',
       'import.start',
       'import.status',

@@ -213,7 +213,7 @@ describe('NWN2 TRN/TRX validation', () => {
     });
     const touching = findings(notTouching, 'nwn2.island.exit-not-touching');
     expect(touching[0]).toMatchObject({ severity: 'error', subject: { kind: 'island', id: i } });
-    expect(touching[0]!.message).toMatch(/does not border any triangle of island \d+/);
+    expect(touching[0]!.message).toMatch(/does not border any triangle of baked island \d+/);
 
     let j = 0;
     const oneSided = mutated((a) => {

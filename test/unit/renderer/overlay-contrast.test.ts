@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { overlayIds } from '../../../shared/views/view-overlay';
 import { casedContrast, contrastRatio, deltaE2000, relativeLuminance, simulate, VISIONS, worstCasedContrast } from '../../../renderer/src/viewport/colour-contrast';
 import { colouringColours, keyColour, MATERIAL_COLOURS, NON_WALKABLE_RGB, WALKABLE_RGB, type ColourMode, type Rgb } from '../../../renderer/src/viewport/face-colours';
-import { NO_PLACE_RGB } from '../../../renderer/src/viewport/place-colours';
+import { NO_PLACE_RGB, PLACE_COLOURS } from '../../../renderer/src/viewport/place-colours';
 import { SWATCHES } from '../../../shared/views/game-attribute-names';
 import { CASING_RGB, overlayColours, TOOL_COLOURS } from '../../../renderer/src/viewport/overlay-colours';
 
@@ -47,8 +47,8 @@ describe('colour measures', () => {
 });
 
 describe('overlay colours against every face colouring', () => {
-  // Source places are coloured along the same ramp as keys, areas without a place grey.
-  const faces = [...MODES.flatMap((m) => colouringColours(m)), NO_PLACE_RGB];
+  // Source places take their own palette (beyond it, the key ramp), areas without a place grey.
+  const faces = [...MODES.flatMap((m) => colouringColours(m)), ...PLACE_COLOURS, NO_PLACE_RGB];
 
   it('enumerates what each colouring can draw', () => {
     expect(colouringColours('material')).toEqual(MATERIAL_COLOURS);
@@ -108,6 +108,17 @@ describe('face palettes for colour-blind designers', () => {
         const b = MATERIAL_COLOURS[j]!;
         expect(deltaE2000(a, b), `${i}/${j}`).toBeGreaterThanOrEqual(10);
         if (i < 7 && j < 7) for (const v of VISIONS) expect(deltaE2000(a, b, v), `${i}/${j} ${v}`).toBeGreaterThanOrEqual(8);
+      }
+    }
+  });
+
+  it('Source places: all 29 palette colours differ pairwise and from the no-place grey (ΔE00 ≥ 10), the first seven for every vision (≥ 8)', () => {
+    const all = [...PLACE_COLOURS, NO_PLACE_RGB];
+    expect(PLACE_COLOURS.length).toBe(29);
+    for (let i = 0; i < all.length; i++) {
+      for (let j = i + 1; j < all.length; j++) {
+        expect(deltaE2000(all[i]!, all[j]!), `${i}/${j}`).toBeGreaterThanOrEqual(10);
+        if (i < 7 && j < 7) for (const v of VISIONS) expect(deltaE2000(all[i]!, all[j]!, v), `${i}/${j} ${v}`).toBeGreaterThanOrEqual(8);
       }
     }
   });

@@ -1,5 +1,6 @@
-import { TriangleGrid } from '../geometry/triangle-grid';
-import type { LevelContext } from '../model/level-context';
+import { pointInTriangle } from '../geometry/polygon';
+import { planeHeight, TriangleGrid } from '../geometry/triangle-grid';
+import type { LevelContext, LevelContextKind } from '../model/level-context';
 import type { GameId, Walkmesh } from '../model/walkmesh';
 
 /**
@@ -19,24 +20,54 @@ export interface LevelCheckOptions {
   walkableCos: number;
   /** A walkmesh face within this height of a ground point covers it (ramps over stairs). */
   coverRange: number;
+  /**
+   * A walkmesh face within this distance in plan covers a ground point: where a walkmesh
+   * marks the places a creature's centre may be, the ground within its radius of them is
+   * under its feet too.
+   */
+  coverRadius: number;
   /** Ground is sampled about this far apart when looking for uncovered ground. */
   sampleSpacing: number;
   /** Uncovered regions smaller than this area are dropped. */
   minRegionArea: number;
-  /** Steps up to this height join two uncovered samples into one region. */
+  /**
+   * Steps up to this height join two uncovered samples into one region, and two walkable
+   * level triangles into one floor a creature walks across (up or down).
+   */
   stepHeight: number;
+  /**
+   * Headroom a creature needs standing: ground with a level triangle above it closer than
+   * this (and further than `tolerance`, so coplanar faces do not count) is not floor.
+   */
+  creatureHeight: number;
+  /** Walkable triangles whose vertex and edge come within this distance in plan touch. */
+  linkGap: number;
 }
 
 /**
  * Per-game defaults in each game's own units: Source in inches (a player is 32 wide and
  * climbs 18-unit steps; walkable slope normal z ≥ 0.7, the engine's floor test), Skyrim in
  * its units (~1.4 cm), NWN2 and KotOR in metres.
+ * Creature heights: Source and GoldSrc, the standing player hull, 72 units (Source
+ * VEC_HULL_MIN/MAX z 0..72 in shareddefs.cpp; GoldSrc hull 1 z −36..36); ground only
+ * crouch-high (36) is not reported. Skyrim 128 units (~1.83 m at 1.428 cm a unit, a
+ * standing human of race height 1.0), NWN2 and KotOR 1.8 m (a standing human model):
+ * these three engines store no creature height for collision (a radius or capsule), so
+ * these are estimates, and a smaller creature's crawl space is not reported.
+ * Cover radius: a Source `.nav` holds where the player's origin (the hull's centre) may
+ * stand, its generator tracing the 32-wide hull, so areas end half a hull (16) short of
+ * walls; on the fixtures' 9 nav/map pairs a 0 radius reported those strips along the
+ * walls as most of the uncovered ground (4.85 M of 5.92 M square units). Not measured for
+ * Skyrim, NWN2 and KotOR: 0, ground counts as covered only under a face.
+ * Link gaps: how far apart two faces that meet may be after the tools' rounding (BSP
+ * vertices are written as floats of integer-snapped brushes; model rooms and terrain
+ * meet at shared edges within float precision).
  */
 export const LEVEL_CHECK_DEFAULTS: Readonly<Record<GameId, LevelCheckOptions>> = {
-  source: { tolerance: 4, searchRange: 64, walkableCos: 0.7, coverRange: 20, sampleSpacing: 32, minRegionArea: 64 * 64, stepHeight: 18 },
-  skyrim: { tolerance: 16, searchRange: 256, walkableCos: 0.64, coverRange: 48, sampleSpacing: 64, minRegionArea: 128 * 128, stepHeight: 40 },
-  nwn2: { tolerance: 0.25, searchRange: 3, walkableCos: 0.64, coverRange: 0.6, sampleSpacing: 0.5, minRegionArea: 4, stepHeight: 0.5 },
-  kotor: { tolerance: 0.25, searchRange: 3, walkableCos: 0.7, coverRange: 0.6, sampleSpacing: 0.5, minRegionArea: 4, stepHeight: 0.5 },
+  source: { tolerance: 4, searchRange: 64, walkableCos: 0.7, coverRange: 20, coverRadius: 16, sampleSpacing: 32, minRegionArea: 64 * 64, stepHeight: 18, creatureHeight: 72, linkGap: 2 },
+  skyrim: { tolerance: 16, searchRange: 256, walkableCos: 0.64, coverRange: 48, coverRadius: 0, sampleSpacing: 64, minRegionArea: 128 * 128, stepHeight: 40, creatureHeight: 128, linkGap: 8 },
+  nwn2: { tolerance: 0.25, searchRange: 3, walkableCos: 0.64, coverRange: 0.6, coverRadius: 0, sampleSpacing: 0.5, minRegionArea: 4, stepHeight: 0.5, creatureHeight: 1.8, linkGap: 0.1 },
+  kotor: { tolerance: 0.25, searchRange: 3, walkableCos: 0.7, coverRange: 0.6, coverRadius: 0, sampleSpacing: 0.5, minRegionArea: 4, stepHeight: 0.5, creatureHeight: 1.8, linkGap: 0.1 },
 };
 
 /** Every context piece's triangles in one list, with a grid over them. */
@@ -51,6 +82,8 @@ export interface LevelContextIndex {
   area: Float64Array;
   grid: TriangleGrid;
   labels: string[];
+  /** Kind of each piece (water is a surface but never ground). */
+  kinds: LevelContextKind[];
 }
 
 export function buildLevelContextIndex(context: LevelContext): LevelContextIndex {
@@ -84,7 +117,7 @@ export function buildLevelContextIndex(context: LevelContext): LevelContextIndex
     normalZ[f] = len > 0 ? nz / len : 0;
     area[f] = len / 2;
   }
-  return { positions, triangles, piece, normalZ, area, grid: new TriangleGrid(positions, triangles), labels: context.pieces.map((p) => p.label) };
+  return { positions, triangles, piece, normalZ, area, grid: new TriangleGrid(positions, triangles), labels: context.pieces.map((p) => p.label), kinds: context.pieces.map((p) => p.kind) };
 }
 
 export interface SurfaceHit {
@@ -191,32 +224,44 @@ export interface UncoveredRegion {
 const MAX_SPLIT_DEPTH = 18;
 
 /**
- * Level ground no walkmesh covers: every context triangle walkable by slope is cut by
- * halving its longest edge until no edge is longer than `sampleSpacing` in the plane
+ * Level ground no walkmesh covers: every context triangle walkable by slope (water aside)
+ * is cut by halving its longest edge until no edge is longer than `sampleSpacing` in the plane
  * (thin slivers stay thin: their pieces grow with their length, not its square); each
  * piece's centroid is a sample standing for the piece's area. A sample is covered when a
- * walkable walkmesh face lies over or under it within `coverRange`. Uncovered samples in
- * neighbouring cells of a `sampleSpacing` grid whose heights are within `stepHeight`
- * form one region; regions under `minRegionArea` are dropped. Largest region first.
+ * walkable walkmesh face lies over or under it within `coverRange` (or, in plan, within
+ * `coverRadius` of it).
+ * An uncovered sample counts only where a creature could stand and get to: headroom (no
+ * level triangle above it between `tolerance` and `creatureHeight`) and reach (its
+ * triangle joins, through walkable triangles touching within `linkGap` with steps no
+ * higher than `stepHeight`, a triangle with a covered sample). So wall tops, ledges only
+ * a jump reaches, ground under furniture and floors of closed-off rooms are not reported.
+ * Uncovered samples in neighbouring cells of a `sampleSpacing` grid whose heights are
+ * within `stepHeight` form one region; regions under `minRegionArea` are dropped.
+ * Largest region first.
  */
 export function findUncoveredGround(mesh: Walkmesh, index: LevelContextIndex, options: LevelCheckOptions = LEVEL_CHECK_DEFAULTS[mesh.game]): UncoveredRegion[] {
   const meshGrid = new TriangleGrid(mesh.positions, mesh.triangles);
   const P = index.positions;
   const T = index.triangles;
   const samples: Samples = { x: [], y: [], z: [], weight: [], triangle: [] };
+  const reach = Math.max(options.coverRadius, 1e-6);
   const covered = (x: number, y: number, z: number): boolean => {
     let hit = false;
-    meshGrid.forEachContaining(x, y, (f) => {
-      if (!hit && mesh.faceWalkable[f] && Math.abs(meshGrid.heightAt(f, x, y) - z) <= options.coverRange) hit = true;
-    }, 1e-6);
+    meshGrid.forEachInBox(x - reach, y - reach, x + reach, y + reach, (f) => {
+      if (hit || !mesh.faceWalkable[f]) return;
+      const h = heightNear(mesh.positions, mesh.triangles, f, x, y, reach);
+      if (h !== undefined && Math.abs(h - z) <= options.coverRange) hit = true;
+    });
     return hit;
   };
+  // Triangles with a covered sample: where the walkmesh meets the level, the flood's seeds.
+  const seeded = new Uint8Array(T.length / 3);
   const spacing2 = options.sampleSpacing * options.sampleSpacing;
   // Explicit stack of triangles (9 coordinates and a depth each).
   let stack = new Float64Array(10 * 64);
   const triangleCount = T.length / 3;
   for (let t = 0; t < triangleCount; t++) {
-    if (index.normalZ[t]! < options.walkableCos) continue;
+    if (!isGround(index, t, options)) continue;
     const a = T[t * 3]! * 3, b = T[t * 3 + 1]! * 3, c = T[t * 3 + 2]! * 3;
     const rootPlanArea = Math.abs((P[b]! - P[a]!) * (P[c + 1]! - P[a + 1]!) - (P[b + 1]! - P[a + 1]!) * (P[c]! - P[a]!)) / 2;
     if (!(rootPlanArea > 0)) continue;
@@ -240,7 +285,8 @@ export function findUncoveredGround(mesh: Walkmesh, index: LevelContextIndex, op
       const longest = Math.max(d01, d12, d20);
       if (longest <= spacing2 || depth >= MAX_SPLIT_DEPTH) {
         const x = (x0 + x1 + x2) / 3, y = (y0 + y1 + y2) / 3, z = (z0 + z1 + z2) / 3;
-        if (!covered(x, y, z)) {
+        if (covered(x, y, z)) seeded[t] = 1;
+        else {
           samples.x.push(x);
           samples.y.push(y);
           samples.z.push(z);
@@ -273,7 +319,113 @@ export function findUncoveredGround(mesh: Walkmesh, index: LevelContextIndex, op
       top += 20;
     }
   }
-  return clusterSamples(index, options, samples);
+  return clusterSamples(index, options, reachableSamples(index, options, seeded, samples));
+}
+
+/** A triangle walkable by slope and not water (a liquid's surface is swum, not stood on). */
+function isGround(index: LevelContextIndex, t: number, options: LevelCheckOptions): boolean {
+  return index.normalZ[t]! >= options.walkableCos && index.kinds[index.piece[t]!] !== 'water';
+}
+
+/**
+ * Whether a creature stands upright at (x, y, z): no level triangle (facing up or down,
+ * walls aside: a triangle with no area in plan is never over a point) lies above it
+ * further than `tolerance` and closer than `creatureHeight`.
+ */
+function hasHeadroom(index: LevelContextIndex, x: number, y: number, z: number, options: LevelCheckOptions): boolean {
+  let free = true;
+  index.grid.forEachContaining(x, y, (t) => {
+    if (!free || index.normalZ[t] === 0) return;
+    const above = index.grid.heightAt(t, x, y) - z;
+    if (above > options.tolerance && above < options.creatureHeight) free = false;
+  }, 1e-6);
+  return free;
+}
+
+/**
+ * The samples a creature stands at and gets to: their triangle lies on a walkable floor
+ * holding a seeded triangle, and they have headroom (tested last: the costlier test).
+ */
+function reachableSamples(index: LevelContextIndex, options: LevelCheckOptions, seeded: Uint8Array, s: Samples): Samples {
+  if (s.x.length === 0) return s;
+  const root = walkableFloors(index, options);
+  const reached = new Uint8Array(root.length);
+  for (let t = 0; t < seeded.length; t++) if (seeded[t]) reached[root[t]!] = 1;
+  const out: Samples = { x: [], y: [], z: [], weight: [], triangle: [] };
+  for (let i = 0; i < s.x.length; i++) {
+    if (!reached[root[s.triangle[i]!]!] || !hasHeadroom(index, s.x[i]!, s.y[i]!, s.z[i]!, options)) continue;
+    out.x.push(s.x[i]!);
+    out.y.push(s.y[i]!);
+    out.z.push(s.z[i]!);
+    out.weight.push(s.weight[i]!);
+    out.triangle.push(s.triangle[i]!);
+  }
+  return out;
+}
+
+/**
+ * The walkable floor each triangle belongs to (a union–find root per triangle; non-walkable
+ * triangles are their own). Two walkable triangles join when a vertex of one lies on or
+ * within `linkGap` (in plan) of the other, at a height difference no more than `stepHeight`
+ * there: shared vertices and edges, T-junctions of BSP faces, a stair's tread over the
+ * edge of the one below, a placed model's floor resting on terrain. Each vertex looks only
+ * at the triangles of the index grid around it, so the pass is linear in the triangles
+ * for bounded triangle density, never all pairs.
+ */
+function walkableFloors(index: LevelContextIndex, options: LevelCheckOptions): Uint32Array {
+  const P = index.positions;
+  const T = index.triangles;
+  const count = T.length / 3;
+  const parent = new Uint32Array(count);
+  for (let i = 0; i < count; i++) parent[i] = i;
+  const find = (x: number): number => {
+    while (parent[x] !== x) {
+      parent[x] = parent[parent[x]!]!;
+      x = parent[x]!;
+    }
+    return x;
+  };
+  const walkable = (t: number) => isGround(index, t, options);
+  const gap = options.linkGap;
+  for (let t = 0; t < count; t++) {
+    if (!walkable(t)) continue;
+    for (let k = 0; k < 3; k++) {
+      const v = T[t * 3 + k]! * 3;
+      const vx = P[v]!, vy = P[v + 1]!, vz = P[v + 2]!;
+      index.grid.forEachInBox(vx - gap, vy - gap, vx + gap, vy + gap, (u) => {
+        if (u === t || !walkable(u)) return;
+        const ru = find(u), rt = find(t);
+        if (ru === rt) return;
+        const h = heightNear(P, T, u, vx, vy, gap);
+        if (h !== undefined && Math.abs(h - vz) <= options.stepHeight) parent[Math.max(ru, rt)] = Math.min(ru, rt);
+      });
+    }
+  }
+  for (let i = 0; i < count; i++) parent[i] = find(i);
+  return parent;
+}
+
+/**
+ * Triangle u's height at the point of it nearest (x, y) in plan, when that point is within
+ * `gap`: its plane's height inside it, else the height along its nearest edge.
+ */
+function heightNear(P: ArrayLike<number>, T: ArrayLike<number>, u: number, x: number, y: number, gap: number): number | undefined {
+  const a = T[u * 3]! * 3, b = T[u * 3 + 1]! * 3, c = T[u * 3 + 2]! * 3;
+  if (pointInTriangle(x, y, P[a]!, P[a + 1]!, P[b]!, P[b + 1]!, P[c]!, P[c + 1]!)) return planeHeight(P, T, u, x, y);
+  let best = gap * gap;
+  let z: number | undefined;
+  for (const [p, q] of [[a, b], [b, c], [c, a]] as const) {
+    const ex = P[q]! - P[p]!, ey = P[q + 1]! - P[p + 1]!;
+    const len2 = ex * ex + ey * ey;
+    const s = len2 > 0 ? Math.min(1, Math.max(0, ((x - P[p]!) * ex + (y - P[p + 1]!) * ey) / len2)) : 0;
+    const dx = P[p]! + s * ex - x, dy = P[p + 1]! + s * ey - y;
+    const d2 = dx * dx + dy * dy;
+    if (d2 <= best) {
+      best = d2;
+      z = P[p + 2]! + s * (P[q + 2]! - P[p + 2]!);
+    }
+  }
+  return z;
 }
 
 interface Samples {

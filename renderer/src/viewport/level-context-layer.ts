@@ -110,8 +110,11 @@ export class LevelContextLayer {
     m.specularColor = Color3.Black();
     m.backFaceCulling = cull;
     m.twoSidedLighting = !cull;
-    // Behind the walkmesh wherever the two share a plane (a floor under its navmesh).
+    // Behind the walkmesh wherever the two share a plane (a room model's floor is its WOK's
+    // plane to 0.04 m on the Black Vulkar rooms). The slope factor alone does nothing for a
+    // floor seen from straight above (top view), so a constant offset in depth units too.
     m.zOffset = 2;
+    m.zOffsetUnits = 8;
     return m;
   }
 

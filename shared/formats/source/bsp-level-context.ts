@@ -4,8 +4,8 @@ import { displacementSide, surfedgeVertex, writeDisplacementGrid, writeDisplacem
 
 /**
  * The level context of a compiled map: the world (model 0) as one `world` piece and each
- * brush entity's model as a `model` piece, placed by its entity's origin (and, in Source,
- * its angles). Faces are fan-triangulated, displacements drawn as their grids instead of
+ * brush entity's model as a `model` piece (`water` for func_water), placed by its entity's
+ * origin (and, in Source, its angles). Faces are fan-triangulated, displacements drawn as their grids instead of
  * the face they replace; triangles face the way their plane does (counter-clockwise seen
  * from the front), so a floor's normal points up. `faceSurface` names each triangle's
  * texture. Faces nobody sees are left out: sky, nodraw, tool textures (trigger, clip,
@@ -32,7 +32,9 @@ export function bspLevelContextPieces(map: BspMap): LevelContextPiece[] {
     if (isInvisibleEntity(classname, entityValue(E, e, 'rendermode'), entityValue(E, e, 'renderamt'))) continue;
     const name = entityValue(E, e, 'targetname');
     const label = `${classname}${name ? ` "${name}"` : ''} ${model}`;
-    const piece = modelPiece(map, m, hidden, label, 'model', placement(map, entityValue(E, e, 'origin'), entityValue(E, e, 'angles')));
+    // func_water (GoldSrc and Source) is a liquid volume: drawn as water, never stood on.
+    const kind = classname.toLowerCase() === 'func_water' ? 'water' : 'model';
+    const piece = modelPiece(map, m, hidden, label, kind, placement(map, entityValue(E, e, 'origin'), entityValue(E, e, 'angles')));
     if (piece) pieces.push(piece);
   }
   return pieces;
@@ -116,7 +118,7 @@ function angleMatrix([pitch, yaw, roll]: [number, number, number]): Float64Array
   );
 }
 
-function modelPiece(map: BspMap, model: number, hidden: Uint8Array, label: string, kind: 'world' | 'model', place: Placement | undefined): LevelContextPiece | undefined {
+function modelPiece(map: BspMap, model: number, hidden: Uint8Array, label: string, kind: 'world' | 'model' | 'water', place: Placement | undefined): LevelContextPiece | undefined {
   const F = map.faces;
   const first = map.models.firstFace[model]!;
   const end = first + map.models.faceCount[model]!;

@@ -30,7 +30,8 @@ describe('BSP fixtures', () => {
       for (const p of pieces) checkLevelContextPiece(p);
       const world = pieces[0]!;
       expect(world.kind).toBe('world');
-      expect(pieces.slice(1).every((p) => p.kind === 'model')).toBe(true);
+      // Brush entities are models, func_water a liquid (labels start with the class name).
+      expect(pieces.slice(1).every((p) => p.kind === (p.label.startsWith('func_water ') ? 'water' : 'model'))).toBe(true);
       // No hidden texture reaches a piece.
       const shown = pieces.flatMap((p) => p.surfaces!.filter((s) => isHiddenTexture(map.format, s)).map((s) => `${p.label}: ${s}`));
       expect(shown).toEqual([]);

@@ -50,7 +50,8 @@ describe('level context checks', () => {
   // Room 1: floor 10×10 at z 0, covered by four 5×5 walkmesh quads: A on it, B lifted 0.5,
   // C sunk 0.5, D tilted (one corner 0.5 up: neither floating nor sunk as a whole).
   // Room 2: floor 10×10 at x 20..30, no walkmesh. A 1×1 floor tile at x 50 (under 4 m²) and
-  // a steep ramp (not walkable), both uncovered.
+  // a steep ramp (not walkable), both uncovered. Halls under the walkmesh join room 1 to room 2
+  // and room 2 to the tile, so both can be walked to (uncovered ground counts only then).
   const ramp = { positions: [40, 0, 0, 44, 0, 6, 44, 4, 6, 40, 4, 0], triangles: [0, 1, 2, 0, 2, 3] };
   const context: LevelContext = {
     game: 'kotor',
@@ -58,15 +59,22 @@ describe('level context checks', () => {
       piece('room 1', [rect(0, 0, 10, 10, 0)]),
       piece('room 2', [rect(20, 0, 30, 10, 0)]),
       piece('bits', [rect(50, 0, 51, 1, 0), ramp]),
+      piece('halls', [rect(10, 4, 20, 6, 0), rect(30, 6, 52, 8, 0), rect(51, 0, 52, 6, 0)]),
     ],
     gaps: [],
   };
-  const mesh = walkmesh([
+  const roomQuads = [
     { x0: 0, y0: 0, x1: 5, y1: 5, z: flat(0) },
     { x0: 5, y0: 0, x1: 10, y1: 5, z: flat(0.5) },
     { x0: 0, y0: 5, x1: 5, y1: 10, z: flat(-0.5) },
-    { x0: 5, y0: 5, x1: 10, y1: 10, z: [0, 0, 0.5, 0] },
-  ]);
+    { x0: 5, y0: 5, x1: 10, y1: 10, z: [0, 0, 0.5, 0] as [number, number, number, number] },
+  ];
+  const hallQuads = [
+    { x0: 10, y0: 4, x1: 20, y1: 6, z: flat(0) },
+    { x0: 30, y0: 6, x1: 52, y1: 8, z: flat(0) },
+    { x0: 51, y0: 0, x1: 52, y1: 6, z: flat(0) },
+  ];
+  const mesh = walkmesh([...roomQuads, ...hallQuads]);
   const index = buildLevelContextIndex(context);
 
   it('finds exactly the lifted and the sunk faces, with their offsets', () => {
@@ -105,13 +113,78 @@ describe('level context checks', () => {
   });
 
   it('counts a half-covered floor as the uncovered half', () => {
-    const half = walkmesh([{ x0: 20, y0: 0, x1: 25, y1: 10, z: flat(0) }]);
+    const half = walkmesh([...roomQuads, ...hallQuads, { x0: 20, y0: 0, x1: 25, y1: 10, z: flat(0) }]);
     const regions = findUncoveredGround(half, index);
     const room2 = regions.find((r) => r.pieces[0] === 'room 2')!;
     // Samples are sub-triangle centroids at 0.5 m spacing: the uncovered share is 50 m² to within a row of samples.
     expect(room2.area).toBeGreaterThan(47);
     expect(room2.area).toBeLessThan(53);
     expect(room2.centre[0]).toBeGreaterThan(25);
+  });
+
+  // Stand-and-reach: a floor 20×10 at z 0 under the walkmesh, and around it, uncovered:
+  // a block's top (3 m up: a wall top), a ledge beside the floor 1.5 m up (no steps), a
+  // terrace one 0.4 m step up, stairs of 0.4 m steps up to an upper floor at 1.5 m, and an
+  // alcove floor at z 0 under a ceiling 1.2 m up (no headroom for 1.8 m).
+  const box = (x0: number, y0: number, x1: number, y1: number, top: number) => {
+    const positions = [x0, y0, 0, x1, y0, 0, x1, y1, 0, x0, y1, 0, x0, y0, top, x1, y0, top, x1, y1, top, x0, y1, top];
+    // Top (up) and four outward walls: vertical faces are never walkable ground.
+    const triangles = [4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4, 1, 2, 6, 1, 6, 5, 2, 3, 7, 2, 7, 6, 3, 0, 4, 3, 4, 7];
+    return { positions, triangles };
+  };
+  const reachLevel = buildLevelContextIndex({
+    game: 'kotor',
+    pieces: [
+      piece('floor', [rect(0, 0, 20, 10, 0)]),
+      piece('block', [box(4, 2, 7, 5, 3)]),
+      piece('ledge', [rect(20, 0, 26, 10, 1.5)]),
+      piece('terrace', [rect(8, 10, 20, 14, 0.4)]),
+      piece('stairs', [rect(-1, 0, 0, 10, 0.4), rect(-2, 0, -1, 10, 0.8), rect(-3, 0, -2, 10, 1.2), rect(-9, 0, -3, 10, 1.5)]),
+      piece('alcove', [rect(8, -4, 14, 0, 0), rect(8, -4, 14, 0, 1.2, false)]),
+    ],
+    gaps: [],
+  });
+  const floorMesh = [{ x0: 0, y0: 0, x1: 20, y1: 10, z: flat(0) }];
+  const summary = (regions: ReturnType<typeof findUncoveredGround>) => regions.map((r) => [r.pieces, Math.round(r.area * 1000) / 1000]);
+
+  it('reports only ground a creature can stand on and walk to from the walkmesh: not wall tops, high ledges or under low ceilings', () => {
+    expect(summary(findUncoveredGround(walkmesh(floorMesh), reachLevel))).toEqual([
+      [['stairs'], 90],
+      [['terrace'], 48],
+    ]);
+  });
+
+  it('reports the ledge once the walkmesh reaches it, and the alcove for a creature short enough', () => {
+    const onLedge = walkmesh([...floorMesh, { x0: 20, y0: 0, x1: 23, y1: 10, z: flat(1.5) }]);
+    expect(summary(findUncoveredGround(onLedge, reachLevel))).toEqual([
+      [['stairs'], 90],
+      [['terrace'], 48],
+      [['ledge'], 30],
+    ]);
+    const short = { ...LEVEL_CHECK_DEFAULTS.kotor, creatureHeight: 1 };
+    expect(summary(findUncoveredGround(walkmesh(floorMesh), reachLevel, short))).toEqual([
+      [['stairs'], 90],
+      [['terrace'], 48],
+      [['alcove'], 24],
+    ]);
+    // Steps allowed up to 0.39 m cut off the 0.4 m risers: the stairs and the terrace are out of reach.
+    expect(summary(findUncoveredGround(walkmesh(floorMesh), reachLevel, { ...LEVEL_CHECK_DEFAULTS.kotor, stepHeight: 0.39 }))).toEqual([]);
+  });
+
+  it('counts ground within the cover radius of the walkmesh as covered (a walkmesh of creature centres)', () => {
+    // The walkmesh stops 0.5 m short of every side of a 10×10 floor: a 19 m² margin.
+    const floor = buildLevelContextIndex({ game: 'kotor', pieces: [piece('floor', [rect(0, 0, 10, 10, 0)])], gaps: [] });
+    const inset = walkmesh([{ x0: 0.5, y0: 0.5, x1: 9.5, y1: 9.5, z: flat(0) }]);
+    const margin = findUncoveredGround(inset, floor, { ...LEVEL_CHECK_DEFAULTS.kotor, coverRadius: 0 });
+    expect(margin).toHaveLength(1);
+    // Sub-triangle centroids at 0.5 m spacing: 19 m² to within a row of samples.
+    expect(margin[0]!.area).toBeGreaterThan(15);
+    expect(margin[0]!.area).toBeLessThan(23);
+    expect(findUncoveredGround(inset, floor, { ...LEVEL_CHECK_DEFAULTS.kotor, coverRadius: 0.5 })).toEqual([]);
+  });
+
+  it('reports nothing where no walkmesh face meets the level (nothing to walk from)', () => {
+    expect(findUncoveredGround(walkmesh([{ x0: 100, y0: 100, x1: 105, y1: 105, z: flat(0) }]), reachLevel)).toEqual([]);
   });
 
   it('snaps points to the surface under them, ignoring downward faces', () => {

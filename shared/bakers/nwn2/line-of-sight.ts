@@ -1,7 +1,7 @@
-import { floatView, MAX_TILE_NODES, NONE32 } from '../../formats/nwn2/aswm-document';
+import { floatView, MAX_TILE_NODES } from '../../formats/nwn2/aswm-document';
 import type { BakeMesh } from './bake-mesh';
 import type { TilePathTables } from './bake-tile-paths';
-import { TileGraph } from './tile-graph';
+import { TileLinks } from './tile-links';
 import { TileWalls } from './tile-walls';
 import { PairVisibility } from './pair-visibility';
 
@@ -39,9 +39,11 @@ import { PairVisibility } from './pair-visibility';
  * sweep over the triangles sorted by x for the overlaps (O(N²) at worst, near-linear on
  * real tiles), O(N · W) to classify the N triangles against the W walls inside a
  * component's hull, and O(M² · W / 32) for the pairs of the M triangles with no corner on
- * a wall plus a grid look-up per linked pair (the only pairs the rule below can set). Issue
- * 18 brought the step from 40 % of a fixture re-bake to about 29 % (1.6× faster) without
- * changing a bit (test/unit/nwn2-bake/line-of-sight-reference.test.ts).
+ * a wall plus a span look-up per linked pair (the only pairs the rule below can set). Issue
+ * 18 brought the step from 40 % of a fixture re-bake to about 27 % (1.8× faster), then to
+ * about 24 % (another 1.12×; the nodes' wall corners now come from TileWalls' own pass over
+ * the sides), without changing a bit
+ * (test/unit/nwn2-bake/line-of-sight-reference.test.ts).
  *
  * The toolset's own bits are far fewer (issue 15: on the 24 toolset TRX fixtures, 5.7 M
  * pairs reachable in both tables, the sound rule alone sets 3.7 M bits, the toolset 1.7 M,
@@ -61,21 +63,18 @@ import { PairVisibility } from './pair-visibility';
  */
 export function markLineOfSight(m: BakeMesh, paths: TilePathTables, vertices: Uint32Array, triVertices: Uint32Array, triEdges: Uint32Array, edges: Uint32Array, skip?: Uint8Array): number {
   const positions = floatView(vertices);
-  const graph = new TileGraph(m);
+  const graph = new TileLinks(m);
   const walls = new TileWalls();
   const pairs = new PairVisibility();
   const component = new Int32Array(MAX_TILE_NODES);
   const queue = new Int32Array(MAX_TILE_NODES);
   const members = new Int32Array(MAX_TILE_NODES);
-  const onWall = new Uint8Array(MAX_TILE_NODES);
-  const wallStamp = new Int32Array(positions.length / 3).fill(-1);
   let marked = 0;
   for (let k = 0; k < m.tileCount; k++) {
     const n = paths.nodeCount[k]!;
     if (n < 2 || skip?.[k]) continue;
     graph.load(k);
     walls.load(m, graph, positions, triVertices, triEdges, edges);
-    markWallCorners(m, graph, k, triVertices, triEdges, edges, wallStamp, onWall);
     component.fill(-1, 0, n);
     for (let root = 0; root < n; root++) {
       if (component[root]! >= 0) continue;
@@ -95,40 +94,8 @@ export function markLineOfSight(m: BakeMesh, paths: TilePathTables, vertices: Ui
       }
       let size = 0;
       for (let i = 0; i < tail; i++) if (walls.solid[queue[i]!] === 1) members[size++] = queue[i]!;
-      if (size >= 2) marked += pairs.mark(walls, members, size, paths.nodes, paths.nodesStart[k]!, n, onWall, graph);
+      if (size >= 2) marked += pairs.mark(walls, members, size, paths.nodes, paths.nodesStart[k]!, n, walls.onWall, graph);
     }
   }
   return marked;
-}
-
-/**
- * Sets onWall[u] for the nodes of tile k (graph loaded) that have a corner on a wall of the
- * walkable area: a side of one of the tile's walkable triangles with no link, or linked to
- * an unwalkable triangle (a border the floor continues over into another tile is no wall).
- * `stamp` (per vertex, any values but k on entry for this tile) is left marked with k.
- */
-function markWallCorners(m: BakeMesh, graph: TileGraph, k: number, triVertices: Uint32Array, triEdges: Uint32Array, edges: Uint32Array, stamp: Int32Array, onWall: Uint8Array): void {
-  const n = graph.nodeCount;
-  for (let u = 0; u < n; u++) {
-    const t = graph.triangle[u]!;
-    for (let s = 0; s < 3; s++) {
-      const o = m.links[t * 3 + s]!;
-      if (o !== NONE32 && m.walkable[o] === 1) continue;
-      const e = triEdges[t * 3 + s]!;
-      if (e === NONE32 || e * 4 + 1 >= edges.length) continue;
-      for (let end = 0; end < 2; end++) {
-        const v = edges[e * 4 + end]!;
-        if (v < stamp.length) stamp[v] = k;
-      }
-    }
-  }
-  for (let u = 0; u < n; u++) {
-    const t = graph.triangle[u]!;
-    let on = 0;
-    for (let c = 0; c < 3; c++) {
-      const v = triVertices[t * 3 + c]!;
-      if (v < stamp.length && stamp[v] === k) on = 1;
-    }
-    onWall[u] = on;
-  }
 }

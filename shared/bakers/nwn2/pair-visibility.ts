@@ -1,7 +1,8 @@
 import { MAX_TILE_NODES, NO_NODE, NODE_LOS_BIT } from '../../formats/nwn2/aswm-document';
-import { convexHull, segmentCrossesInterior, type Polygon } from './convex-geometry';
+import type { Polygon } from './convex-geometry';
+import { CornerHull, HullEdges } from './corner-hull';
 import { EPSILON, type TileWalls } from './tile-walls';
-import type { TileGraph } from './tile-graph';
+import type { TileLinks } from './tile-links';
 
 const MAX_POINTS = MAX_TILE_NODES * 3;
 /** Bit masks per member and word (see `masks`). */
@@ -12,8 +13,14 @@ const MASKS = 12;
  * hull, computed to about 1e-12 m) rejects anyway, so they change no result.
  */
 const DIAGONAL_SLACK = 1e-5;
-/** Cells per side of the grid over a component's box that lists the relevant walls each cell's box meets (linkedPairBlocked). */
-const GRID = 8;
+/**
+ * Columns (and rows) the component's box is cut into for linkedPairBlocked: per span of
+ * columns, the relevant walls whose x extent meets it; same for rows.
+ */
+const GRID = 16;
+const SPANS = GRID * GRID;
+/** At most this many relevant walls (one mask word), linkedPairBlocked box-tests them all instead of using the spans. */
+const FEW_WALLS = 8;
 const WORDS = (MAX_POINTS + 31) >>> 5;
 /**
  * Metres the open members' hull is grown by when choosing the walls their pairs need: a
@@ -41,15 +48,21 @@ const OPEN_SLACK = 1e-5;
  * corner on a wall, and the linked pairs (through the tile graph's arcs) where one has.
  * The other pairs never get the bit, so visiting all N² of them (as before) was wasted:
  * on the 24 toolset TRX fixtures 41 % of the members have no corner on a wall, so this
- * visits about a sixth of the pairs. The masks are built in registers 32 walls at a time
- * and the corners' positions relative to a wall are recomputed (with the same float64
- * expressions, so the same values) for the few candidates that reach wallEnters instead of
- * being stored for every member and wall. The bits set are exactly those of the
- * all-pairs version (test/unit/nwn2-bake/line-of-sight-reference.test.ts compares them on
- * every fixture).
+ * visits about a sixth of the pairs. The masks are built in registers 32 walls at a time.
+ *
+ * A second round (issue 18, 1.1× on the 24 fixtures) keeps every decision and only does
+ * less work for it: each classified member keeps its corners' values per wall and the
+ * stretch its own corners give (so a pair's test computes only the crossings between its
+ * two members), a linked pair computes its four distinct corners once and their positions
+ * along a wall only when the wall's line separates them, the hulls gift-wrap each vertex
+ * once (corner-hull.ts), and a linked pair's candidate walls come from per-span masks
+ * (columns and rows) rather than a union of grid cells. The bits set are exactly those of
+ * the all-pairs version (test/unit/nwn2-bake/line-of-sight-reference.test.ts compares
+ * them on every fixture).
  */
 export class PairVisibility {
-  private readonly points = new Float64Array(MAX_POINTS * 2);
+  private readonly cornerHull = new CornerHull(MAX_POINTS);
+  private readonly hullEdges = new HullEdges(MAX_POINTS + 1);
   private readonly hull: Polygon = { count: 0, x: new Float64Array(MAX_POINTS + 1), y: new Float64Array(MAX_POINTS + 1) };
   /** Per relevant wall: start x, y, direction x, y, squared length, tolerance. */
   private readonly wallX = new Float64Array(MAX_POINTS);
@@ -77,11 +90,36 @@ export class PairVisibility {
    */
   private masks = new Int32Array(0);
   /**
-   * Per cell of a GRID × GRID grid over the component's box, bit masks (`words` per cell) of
-   * the relevant walls whose box meets the cell's: a wall whose box meets a pair's box is in
-   * one of the cells the pair's box meets (the same monotone cell function maps both).
+   * Per classified member, relevant wall and corner (at (i · openWalls + w) · 3 + c): the
+   * corner's signed distance to the wall's line (times its length) and its position along
+   * it (times its length), as classify computes them; wallEnters reads them back instead of
+   * recomputing them (the same float64 values).
    */
-  private readonly cellWalls = new Int32Array(GRID * GRID * WORDS);
+  private cornerSide = new Float64Array(0);
+  private cornerAlong = new Float64Array(0);
+  /**
+   * Per classified member and relevant wall (at i · openWalls + w): the lowest and highest
+   * of the along values wallEnters takes from the member's own corners (on the line) and
+   * own pairs of a left and a right corner; min and max are exact, so a pair's values are
+   * the min and max of both members' and of the pairs across them (openWallEnters).
+   */
+  private ownLow = new Float64Array(0);
+  private ownHigh = new Float64Array(0);
+  /** The six corners' values for one wallEnters call of a linked pair (corners of i, then j). */
+  private readonly pairSide = new Float64Array(6);
+  private readonly pairAlong = new Float64Array(6);
+  private readonly sharedCorner = new Int32Array(3);
+  /**
+   * Per span of columns [a, b] (at a · GRID + b, `words` masks each), the relevant walls
+   * whose x extent meets the columns' (columnSpans), and the same for rows (rowSpans). A
+   * wall whose box meets a pair's box meets it in x and in y, so it is in the AND of the
+   * pair's column span and row span (the same monotone cell function maps both). Built
+   * for a component when its first linked pair needs them (spansReady).
+   */
+  private columnSpans = new Int32Array(SPANS * WORDS);
+  private rowSpans = new Int32Array(SPANS * WORDS);
+  private spansReady = false;
+  private spanWords = 0;
   private gridX = 0;
   private gridY = 0;
   private gridScaleX = 0;
@@ -112,7 +150,7 @@ export class PairVisibility {
    * of ordered pairs that got the bit. A pair with a node marked in `onWall` qualifies only
    * when the two are linked (`links`: the tile graph's arcs).
    */
-  mark(walls: TileWalls, members: Int32Array, count: number, nodes: Uint8Array, base: number, n: number, onWall: Uint8Array, links: Pick<TileGraph, 'start' | 'target'>): number {
+  mark(walls: TileWalls, members: Int32Array, count: number, nodes: Uint8Array, base: number, n: number, onWall: Uint8Array, links: Pick<TileLinks, 'start' | 'target'>): number {
     this.cornerX = walls.x;
     this.cornerY = walls.y;
     this.memberList = members;
@@ -132,12 +170,10 @@ export class PairVisibility {
     if (words === 1) marked += this.markOpenPairs(nodes, base, n, opened);
     else {
       for (let a = 0; a < opened; a++) {
-        const i = open[a]!;
-        const u = members[i]!;
+        const u = members[open[a]!]!;
         for (let b = a + 1; b < opened; b++) {
-          const j = open[b]!;
-          if (ro > 0 && this.blocked(i, j, ro, words)) continue;
-          marked += setPair(nodes, base, n, u, members[j]!);
+          if (ro > 0 && this.blocked(a, b, ro, words)) continue;
+          marked += setPair(nodes, base, n, u, members[open[b]!]!);
         }
       }
     }
@@ -165,11 +201,11 @@ export class PairVisibility {
    */
   private markOpenPairs(nodes: Uint8Array, base: number, n: number, opened: number): number {
     const { open, masks: m, memberList: members } = this;
+    const ro = this.openWalls;
     let marked = 0;
     for (let a = 0; a < opened; a++) {
-      const i = open[a]!;
-      const u = members[i]!;
-      const at = i * MASKS;
+      const u = members[open[a]!]!;
+      const at = a * MASKS;
       const m0 = m[at]!;
       const m1 = m[at + 1]!;
       const m2 = m[at + 2]!;
@@ -183,8 +219,7 @@ export class PairVisibility {
       const m10 = m[at + 10]!;
       const m11 = m[at + 11]!;
       pairs: for (let b = a + 1; b < opened; b++) {
-        const j = open[b]!;
-        const bt = j * MASKS;
+        const bt = b * MASKS;
         let cut =
           (m0 | m[bt]!) &
           (m1 | m[bt + 1]!) &
@@ -201,9 +236,10 @@ export class PairVisibility {
         while (cut !== 0) {
           const low = cut & -cut;
           cut ^= low;
-          if (this.wallEnters(i, j, 31 - Math.clz32(low))) continue pairs;
+          const w = 31 - Math.clz32(low);
+          if (this.openWallEnters(a * ro + w, b * ro + w, w)) continue pairs;
         }
-        marked += setPair(nodes, base, n, u, members[j]!);
+        marked += setPair(nodes, base, n, u, members[open[b]!]!);
       }
     }
     return marked;
@@ -228,36 +264,31 @@ export class PairVisibility {
       if (walls.minY[u]! < y0) y0 = walls.minY[u]!;
       if (walls.maxX[u]! > x1) x1 = walls.maxX[u]!;
       if (walls.maxY[u]! > y1) y1 = walls.maxY[u]!;
-      for (let c = 0; c < 3; c++) {
-        this.points[(i * 3 + c) * 2] = walls.x[u * 3 + c]!;
-        this.points[(i * 3 + c) * 2 + 1] = walls.y[u * 3 + c]!;
-      }
     }
-    convexHull(this.points, count * 3, this.hull);
+    this.cornerHull.build(walls.x, walls.y, walls.vertex, members, null, count, this.hull);
     const found = this.found;
     let candidates = 0;
+    const edges = this.hullEdges;
+    edges.load(this.hull, EPSILON);
     for (let w = 0; w < walls.wallCount; w++) {
       const o = w * 4;
-      if (segmentCrossesInterior(walls.wall[o]!, walls.wall[o + 1]!, walls.wall[o + 2]!, walls.wall[o + 3]!, this.hull, EPSILON)) found[candidates++] = w;
+      if (edges.crosses(walls.wall[o]!, walls.wall[o + 1]!, walls.wall[o + 2]!, walls.wall[o + 3]!)) found[candidates++] = w;
     }
     // The open members' hull, grown by OPEN_SLACK (a negative shrink), when they have one.
     let openHull = false;
-    if (opened >= 2 && candidates > 0) {
-      for (let a = 0; a < opened; a++) {
-        const u = members[this.open[a]!]!;
-        for (let c = 0; c < 3; c++) {
-          this.points[(a * 3 + c) * 2] = walls.x[u * 3 + c]!;
-          this.points[(a * 3 + c) * 2 + 1] = walls.y[u * 3 + c]!;
-        }
-      }
-      convexHull(this.points, opened * 3, this.hull);
+    // When every member is open, the open hull is the component's, which every candidate
+    // crosses; crossing it shrunk by EPSILON implies crossing it grown by OPEN_SLACK (each
+    // clipping bound only loosens), so all are near without building it again.
+    if (opened >= 2 && opened < count && candidates > 0) {
+      this.cornerHull.build(walls.x, walls.y, walls.vertex, members, this.open, opened, this.hull);
       openHull = this.hull.count >= 3;
+      if (openHull) edges.load(this.hull, -OPEN_SLACK);
     }
     const near = this.nearOpen;
     let ro = 0;
     for (let k = 0; k < candidates; k++) {
       const o = found[k]! * 4;
-      near[k] = !openHull || segmentCrossesInterior(walls.wall[o]!, walls.wall[o + 1]!, walls.wall[o + 2]!, walls.wall[o + 3]!, this.hull, -OPEN_SLACK) ? 1 : 0;
+      near[k] = !openHull || edges.crosses(walls.wall[o]!, walls.wall[o + 1]!, walls.wall[o + 2]!, walls.wall[o + 3]!) ? 1 : 0;
       ro += near[k]!;
     }
     this.openWalls = opened >= 2 ? ro : 0;
@@ -272,17 +303,8 @@ export class PairVisibility {
     this.gridY = y0;
     this.gridScaleX = x1 > x0 ? GRID / (x1 - x0) : 0;
     this.gridScaleY = y1 > y0 ? GRID / (y1 - y0) : 0;
-    const words = (r + 31) >>> 5;
-    const cells = this.cellWalls;
-    cells.fill(0, 0, GRID * GRID * words);
-    for (let w = 0; w < r; w++) {
-      const cx0 = this.cellX(this.wallBox[w * 4]!);
-      const cy0 = this.cellY(this.wallBox[w * 4 + 1]!);
-      const cx1 = this.cellX(this.wallBox[w * 4 + 2]!);
-      const cy1 = this.cellY(this.wallBox[w * 4 + 3]!);
-      const bit = 1 << (w & 31);
-      for (let cy = cy0; cy <= cy1; cy++) for (let cx = cx0; cx <= cx1; cx++) cells[(cy * GRID + cx) * words + (w >>> 5)]! |= bit;
-    }
+    this.spansReady = false;
+    this.spanWords = (r + 31) >>> 5;
     return r;
   }
 
@@ -309,6 +331,41 @@ export class PairVisibility {
     this.wallDiagonal[r * 4 + 3] = Math.max(d0, d1);
   }
 
+  /** columnSpans and rowSpans for the current component's `r` relevant walls. */
+  private buildSpans(r: number): void {
+    const words = this.spanWords;
+    if (this.columnSpans.length < SPANS * words) {
+      this.columnSpans = new Int32Array(SPANS * words);
+      this.rowSpans = new Int32Array(SPANS * words);
+    }
+    const { columnSpans: cols, rowSpans: rows, wallBox } = this;
+    // The single columns (a = b) first, then every span as its shorter span plus one column.
+    for (let c = 0; c < GRID; c++) {
+      for (let q = 0, at = (c * GRID + c) * words; q < words; q++) {
+        cols[at + q] = 0;
+        rows[at + q] = 0;
+      }
+    }
+    for (let w = 0; w < r; w++) {
+      const bit = 1 << (w & 31);
+      const q = w >>> 5;
+      for (let c = this.cellX(wallBox[w * 4]!), c1 = this.cellX(wallBox[w * 4 + 2]!); c <= c1; c++) cols[(c * GRID + c) * words + q]! |= bit;
+      for (let c = this.cellY(wallBox[w * 4 + 1]!), c1 = this.cellY(wallBox[w * 4 + 3]!); c <= c1; c++) rows[(c * GRID + c) * words + q]! |= bit;
+    }
+    for (let a = 0; a < GRID; a++) {
+      for (let b = a + 1; b < GRID; b++) {
+        const at = (a * GRID + b) * words;
+        const prev = (a * GRID + b - 1) * words;
+        const single = (b * GRID + b) * words;
+        for (let q = 0; q < words; q++) {
+          cols[at + q] = cols[prev + q]! | cols[single + q]!;
+          rows[at + q] = rows[prev + q]! | rows[single + q]!;
+        }
+      }
+    }
+    this.spansReady = true;
+  }
+
   /** The grid column of x (clamped: monotone in x). */
   private cellX(x: number): number {
     const c = Math.floor((x - this.gridX) * this.gridScaleX);
@@ -323,12 +380,20 @@ export class PairVisibility {
   /** Builds the masks of the members at positions `which[0 .. count)` (those with no corner on a wall). */
   private classify(walls: TileWalls, members: Int32Array, which: Int32Array, count: number, r: number): void {
     const words = (r + 31) >>> 5;
-    if (this.masks.length < MAX_TILE_NODES * words * MASKS) this.masks = new Int32Array(MAX_TILE_NODES * words * MASKS);
+    // Grown to twice the walls needed, so a bake reallocates them a few times, not per new maximum.
+    if (this.masks.length < MAX_TILE_NODES * words * MASKS) this.masks = new Int32Array(MAX_TILE_NODES * Math.min(WORDS, words * 2) * MASKS);
+    if (this.ownLow.length < MAX_TILE_NODES * r) {
+      const slots = MAX_TILE_NODES * Math.min(MAX_POINTS, r * 2);
+      this.cornerSide = new Float64Array(slots * 3);
+      this.cornerAlong = new Float64Array(slots * 3);
+      this.ownLow = new Float64Array(slots);
+      this.ownHigh = new Float64Array(slots);
+    }
+    const { cornerSide, cornerAlong } = this;
     const { masks, wallBox, wallDiagonal, wallX, wallY, wallDX, wallDY, wallLimit, wallLength2, wallMargin } = this;
     const { x, y } = walls;
     for (let p = 0; p < count; p++) {
-      const i = which[p]!;
-      const u = members[i]!;
+      const u = members[which[p]!]!;
       const ux0 = walls.minX[u]! + EPSILON;
       const uy0 = walls.minY[u]! + EPSILON;
       const ux1 = walls.maxX[u]! - EPSILON;
@@ -364,43 +429,51 @@ export class PairVisibility {
           const limit = wallLimit[w]!;
           const length2 = wallLength2[w]!;
           const bit = 1 << (w & 31);
+          const at = (p * r + w) * 3;
           let dx = x0 - ax;
           let dy = y0 - ay;
           let s = ex * dy - ey * dx;
           let a = ex * dx + ey * dy;
+          cornerSide[at] = s;
+          cornerAlong[at] = a;
           let lo = a;
           let hi = a;
-          if (s > limit) left |= bit;
-          else if (s < -limit) right |= bit;
+          left |= s > limit ? bit : 0;
+          right |= s < -limit ? bit : 0;
           dx = x1 - ax;
           dy = y1 - ay;
           s = ex * dy - ey * dx;
           a = ex * dx + ey * dy;
+          cornerSide[at + 1] = s;
+          cornerAlong[at + 1] = a;
           if (a < lo) lo = a;
           if (a > hi) hi = a;
-          if (s > limit) left |= bit;
-          else if (s < -limit) right |= bit;
+          left |= s > limit ? bit : 0;
+          right |= s < -limit ? bit : 0;
           dx = x2 - ax;
           dy = y2 - ay;
           s = ex * dy - ey * dx;
           a = ex * dx + ey * dy;
+          cornerSide[at + 2] = s;
+          cornerAlong[at + 2] = a;
           if (a < lo) lo = a;
           if (a > hi) hi = a;
-          if (s > limit) left |= bit;
-          else if (s < -limit) right |= bit;
+          left |= s > limit ? bit : 0;
+          right |= s < -limit ? bit : 0;
+          this.ownStretch(p * r + w, limit);
           const margin = wallMargin[w]!;
-          if (wallBox[w * 4]! < ux1) box0 |= bit;
-          if (wallBox[w * 4 + 2]! > ux0) box1 |= bit;
-          if (wallBox[w * 4 + 1]! < uy1) box2 |= bit;
-          if (wallBox[w * 4 + 3]! > uy0) box3 |= bit;
-          if (hi > margin) past |= bit;
-          if (lo < length2 - margin) before |= bit;
-          if (wallDiagonal[w * 4]! <= sMax) diagonal0 |= bit;
-          if (wallDiagonal[w * 4 + 1]! >= sMin) diagonal1 |= bit;
-          if (wallDiagonal[w * 4 + 2]! <= dMax) diagonal2 |= bit;
-          if (wallDiagonal[w * 4 + 3]! >= dMin) diagonal3 |= bit;
+          box0 |= wallBox[w * 4]! < ux1 ? bit : 0;
+          box1 |= wallBox[w * 4 + 2]! > ux0 ? bit : 0;
+          box2 |= wallBox[w * 4 + 1]! < uy1 ? bit : 0;
+          box3 |= wallBox[w * 4 + 3]! > uy0 ? bit : 0;
+          past |= hi > margin ? bit : 0;
+          before |= lo < length2 - margin ? bit : 0;
+          diagonal0 |= wallDiagonal[w * 4]! <= sMax ? bit : 0;
+          diagonal1 |= wallDiagonal[w * 4 + 1]! >= sMin ? bit : 0;
+          diagonal2 |= wallDiagonal[w * 4 + 2]! <= dMax ? bit : 0;
+          diagonal3 |= wallDiagonal[w * 4 + 3]! >= dMin ? bit : 0;
         }
-        const at = (i * words + q) * MASKS;
+        const at = (p * words + q) * MASKS;
         masks[at] = left;
         masks[at + 1] = right;
         masks[at + 2] = box0;
@@ -439,7 +512,8 @@ export class PairVisibility {
       while (cut !== 0) {
         const low = cut & -cut;
         cut ^= low;
-        if (this.wallEnters(i, j, (q << 5) + (31 - Math.clz32(low)))) return true;
+        const w = (q << 5) + (31 - Math.clz32(low));
+        if (this.openWallEnters(i * r + w, j * r + w, w)) return true;
       }
     }
     return false;
@@ -453,28 +527,38 @@ export class PairVisibility {
    * the grid lists near the pair are looked at.
    */
   private linkedPairBlocked(walls: TileWalls, i: number, j: number, r: number): boolean {
-    const { wallBox, wallX, wallY, wallDX, wallDY, wallLimit, wallLength2, wallMargin } = this;
+    const { wallBox, wallX, wallY, wallDX, wallDY, wallLimit, wallLength2, wallMargin, pairSide, pairAlong } = this;
     const u = this.memberList[i]!;
     const v = this.memberList[j]!;
-    const ux0 = walls.minX[u]! + EPSILON;
-    const uy0 = walls.minY[u]! + EPSILON;
-    const ux1 = walls.maxX[u]! - EPSILON;
-    const uy1 = walls.maxY[u]! - EPSILON;
-    const vx0 = walls.minX[v]! + EPSILON;
-    const vy0 = walls.minY[v]! + EPSILON;
-    const vx1 = walls.maxX[v]! - EPSILON;
-    const vy1 = walls.maxY[v]! - EPSILON;
+    // A wall passes the box test when its box meets either member's shrunk box on each side:
+    // (bx0 < ux1 || bx0 < vx1) is bx0 < max(ux1, vx1), and so on.
+    const x1 = Math.max(walls.maxX[u]! - EPSILON, walls.maxX[v]! - EPSILON);
+    const x0 = Math.min(walls.minX[u]! + EPSILON, walls.minX[v]! + EPSILON);
+    const y1 = Math.max(walls.maxY[u]! - EPSILON, walls.maxY[v]! - EPSILON);
+    const y0 = Math.min(walls.minY[u]! + EPSILON, walls.minY[v]! + EPSILON);
     const { x, y } = walls;
-    // Only the walls listed in the grid cells the pair's box meets can pass the box test.
+    const u3 = u * 3;
+    const v3 = v * 3;
+    // Which corner of u each corner of v is (by vertex index), or −1.
+    const shared = this.sharedCorner;
+    for (let c = 0; c < 3; c++) {
+      const vertex = walls.vertex[v3 + c]!;
+      shared[c] = vertex === walls.vertex[u3] ? 0 : vertex === walls.vertex[u3 + 1] ? 1 : vertex === walls.vertex[u3 + 2] ? 2 : -1;
+    }
     const words = (r + 31) >>> 5;
-    const cx0 = this.cellX(Math.min(walls.minX[u]!, walls.minX[v]!));
-    const cx1 = this.cellX(Math.max(walls.maxX[u]!, walls.maxX[v]!));
-    const cy0 = this.cellY(Math.min(walls.minY[u]!, walls.minY[v]!));
-    const cy1 = this.cellY(Math.max(walls.maxY[u]!, walls.maxY[v]!));
-    const cells = this.cellWalls;
+    // Few walls: all of them (the box test is cheaper than the spans); otherwise only those
+    // in the pair's column span and row span.
+    const few = r <= FEW_WALLS;
+    let columns = 0;
+    let rows = 0;
+    if (!few) {
+      if (!this.spansReady) this.buildSpans(r);
+      columns = (this.cellX(Math.min(walls.minX[u]!, walls.minX[v]!)) * GRID + this.cellX(Math.max(walls.maxX[u]!, walls.maxX[v]!))) * words;
+      rows = (this.cellY(Math.min(walls.minY[u]!, walls.minY[v]!)) * GRID + this.cellY(Math.max(walls.maxY[u]!, walls.maxY[v]!))) * words;
+    }
+    const { columnSpans, rowSpans } = this;
     for (let q = 0; q < words; q++) {
-      let near = 0;
-      for (let cy = cy0; cy <= cy1; cy++) for (let cx = cx0; cx <= cx1; cx++) near |= cells[(cy * GRID + cx) * words + q]!;
+      let near = few ? (1 << r) - 1 : columnSpans[columns + q]! & rowSpans[rows + q]!;
       while (near !== 0) {
         const low = near & -near;
         near ^= low;
@@ -483,30 +567,110 @@ export class PairVisibility {
         const by0 = wallBox[w * 4 + 1]!;
         const bx1 = wallBox[w * 4 + 2]!;
         const by1 = wallBox[w * 4 + 3]!;
-        if (!(bx0 < ux1 || bx0 < vx1) || !(bx1 > ux0 || bx1 > vx0) || !(by0 < uy1 || by0 < vy1) || !(by1 > uy0 || by1 > vy0)) continue;
+        if (bx0 >= x1 || bx1 <= x0 || by0 >= y1 || by1 <= y0) continue;
         const ax = wallX[w]!;
         const ay = wallY[w]!;
         const ex = wallDX[w]!;
         const ey = wallDY[w]!;
         const limit = wallLimit[w]!;
+        // Sides first (most walls have the pair on one side); a corner of v at a vertex of u
+        // takes u's values (the same coordinates, so the same float64 results).
         let left = false;
         let right = false;
+        for (let c = 0; c < 6; c++) {
+          const same = c < 3 ? -1 : shared[c - 3]!;
+          if (same >= 0) {
+            pairSide[c] = pairSide[same]!;
+            continue;
+          }
+          const k = c < 3 ? u3 + c : v3 + c - 3;
+          const sc = ex * (y[k]! - ay) - ey * (x[k]! - ax);
+          pairSide[c] = sc;
+          if (sc > limit) left = true;
+          else if (sc < -limit) right = true;
+        }
+        if (!left || !right) continue;
         let lo = Infinity;
         let hi = -Infinity;
         for (let c = 0; c < 6; c++) {
-          const k = c < 3 ? u * 3 + c : v * 3 + c - 3;
-          const dx = x[k]! - ax;
-          const dy = y[k]! - ay;
-          const s = ex * dy - ey * dx;
-          const a = ex * dx + ey * dy;
-          if (s > limit) left = true;
-          else if (s < -limit) right = true;
+          const same = c < 3 ? -1 : shared[c - 3]!;
+          let a: number;
+          if (same >= 0) a = pairAlong[same]!;
+          else {
+            const k = c < 3 ? u3 + c : v3 + c - 3;
+            const dx = x[k]! - ax;
+            const dy = y[k]! - ay;
+            a = ex * dx + ey * dy;
+          }
+          pairAlong[c] = a;
           if (a < lo) lo = a;
           if (a > hi) hi = a;
         }
         const margin = wallMargin[w]!;
-        if (left && right && hi > margin && lo < wallLength2[w]! - margin && this.wallEnters(i, j, w)) return true;
+        if (hi > margin && lo < wallLength2[w]! - margin && this.wallEnters(pairSide, pairAlong, 0, 3, w)) return true;
       }
+    }
+    return false;
+  }
+
+  /** ownLow and ownHigh at slot `at` (corner values at at · 3) for a wall of tolerance `limit`. */
+  private ownStretch(at: number, limit: number): void {
+    const { cornerSide: side, cornerAlong: along } = this;
+    const c = at * 3;
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (let p = c; p < c + 3; p++) {
+      const sp = side[p]!;
+      if (sp > limit) {
+        const ap = along[p]!;
+        for (let q = c; q < c + 3; q++) {
+          const sq = side[q]!;
+          if (sq < -limit) {
+            const t = ap + (sp / (sp - sq)) * (along[q]! - ap);
+            if (t < lo) lo = t;
+            if (t > hi) hi = t;
+          }
+        }
+      } else if (!(sp < -limit)) {
+        const ap = along[p]!;
+        if (ap < lo) lo = ap;
+        if (ap > hi) hi = ap;
+      }
+    }
+    this.ownLow[at] = lo;
+    this.ownHigh[at] = hi;
+  }
+
+  /**
+   * wallEnters for two classified members (slots `a` and `b` of wall w): the same along
+   * values, each member's own ones taken from ownLow / ownHigh and only the pairs of a left
+   * corner of one and a right corner of the other computed here.
+   */
+  private openWallEnters(a: number, b: number, w: number): boolean {
+    const length2 = this.wallLength2[w]!;
+    const limit = this.wallLimit[w]!;
+    const margin = this.wallMargin[w]!;
+    const { cornerSide: side, cornerAlong: along, ownLow, ownHigh } = this;
+    let lo = ownLow[a]! < ownLow[b]! ? ownLow[a]! : ownLow[b]!;
+    let hi = ownHigh[a]! > ownHigh[b]! ? ownHigh[a]! : ownHigh[b]!;
+    if (Math.min(hi, length2) - Math.max(lo, 0) > margin) return true;
+    for (let round = 0; round < 2; round++) {
+      const l = (round === 0 ? a : b) * 3;
+      const r = (round === 0 ? b : a) * 3;
+      for (let p = l; p < l + 3; p++) {
+        const sp = side[p]!;
+        if (!(sp > limit)) continue;
+        const ap = along[p]!;
+        for (let q = r; q < r + 3; q++) {
+          const sq = side[q]!;
+          if (sq < -limit) {
+            const t = ap + (sp / (sp - sq)) * (along[q]! - ap);
+            if (t < lo) lo = t;
+            if (t > hi) hi = t;
+          }
+        }
+      }
+      if (Math.min(hi, length2) - Math.max(lo, 0) > margin) return true;
     }
     return false;
   }
@@ -517,27 +681,19 @@ export class PairVisibility {
    * the segments joining a left and a right corner (plus corners on the line); measured
    * along the wall (0 .. length²), it must overlap the wall by more than the tolerance.
    */
-  private wallEnters(i: number, j: number, w: number): boolean {
+  private wallEnters(side: Float64Array, along: Float64Array, first: number, second: number, w: number): boolean {
     const length2 = this.wallLength2[w]!;
     const limit = this.wallLimit[w]!;
     const margin = this.wallMargin[w]!;
-    const ax = this.wallX[w]!;
-    const ay = this.wallY[w]!;
-    const ex = this.wallDX[w]!;
-    const ey = this.wallDY[w]!;
-    const { cornerX, cornerY, leftSide, leftAlong, rightSide, rightAlong } = this;
-    const ui = this.memberList[i]! * 3;
-    const uj = this.memberList[j]! * 3;
+    const { leftSide, leftAlong, rightSide, rightAlong } = this;
     let lo = Infinity;
     let hi = -Infinity;
     let nl = 0;
     let nr = 0;
     for (let c = 0; c < 6; c++) {
-      const k = c < 3 ? ui + c : uj + c - 3;
-      const dx = cornerX[k]! - ax;
-      const dy = cornerY[k]! - ay;
-      const sc = ex * dy - ey * dx;
-      const ac = ex * dx + ey * dy;
+      const k = c < 3 ? first + c : second + c - 3;
+      const sc = side[k]!;
+      const ac = along[k]!;
       if (sc > limit) {
         leftSide[nl] = sc;
         leftAlong[nl++] = ac;
@@ -549,6 +705,7 @@ export class PairVisibility {
         if (ac > hi) hi = ac;
       }
     }
+    // lo only falls and hi only rises, so once the overlap passes the margin it stays past it.
     for (let a = 0; a < nl; a++) {
       const sa = leftSide[a]!;
       const aa = leftAlong[a]!;
@@ -557,6 +714,7 @@ export class PairVisibility {
         if (t < lo) lo = t;
         if (t > hi) hi = t;
       }
+      if (Math.min(hi, length2) - Math.max(lo, 0) > margin) return true;
     }
     return Math.min(hi, length2) - Math.max(lo, 0) > margin;
   }

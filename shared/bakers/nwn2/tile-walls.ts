@@ -1,6 +1,6 @@
 import { MAX_TILE_NODES, NONE32 } from '../../formats/nwn2/aswm-document';
 import type { BakeMesh } from './bake-mesh';
-import type { TileGraph } from './tile-graph';
+import type { TileLinks } from './tile-links';
 
 /** Walls entering a region by less than this (metres) are ignored. */
 export const EPSILON = 1e-7;
@@ -24,6 +24,8 @@ export class TileWalls {
   /** Corner coordinates of each node's triangle (3 per node). */
   readonly x = new Float64Array(MAX_TILE_NODES * 3);
   readonly y = new Float64Array(MAX_TILE_NODES * 3);
+  /** The vertex index of each of those corners (equal indices, equal coordinates). */
+  readonly vertex = new Int32Array(MAX_TILE_NODES * 3);
   readonly minX = new Float64Array(MAX_TILE_NODES);
   readonly minY = new Float64Array(MAX_TILE_NODES);
   readonly maxX = new Float64Array(MAX_TILE_NODES);
@@ -32,6 +34,15 @@ export class TileWalls {
   readonly solid = new Uint8Array(MAX_TILE_NODES);
   /** 1 when its interior overlaps another walkable triangle of the tile. */
   readonly overlapped = new Uint8Array(MAX_TILE_NODES);
+  /**
+   * 1 when the node has a corner on a wall of the walkable area: a side of one of the
+   * tile's walkable triangles with no link, or linked to an unwalkable triangle (a border
+   * the floor continues over into another tile is no wall). See line-of-sight.ts.
+   */
+  readonly onWall = new Uint8Array(MAX_TILE_NODES);
+  /** Per vertex, `round` when it is on such a wall in the tile being loaded. */
+  private stamp = new Int32Array(0);
+  private round = 0;
   /** Per node side (3 per node, side c from corner c to the next): direction x, y, tolerance, ±1 towards the third corner. */
   private readonly sideX = new Float64Array(MAX_TILE_NODES * 3);
   private readonly sideY = new Float64Array(MAX_TILE_NODES * 3);
@@ -39,6 +50,12 @@ export class TileWalls {
   private readonly sideInner = new Float64Array(MAX_TILE_NODES * 3);
   /** The solid nodes by ascending minX (findOverlaps). */
   private readonly order = new Int32Array(MAX_TILE_NODES);
+  private readonly bucketStart = new Int32Array(MAX_TILE_NODES + 1);
+  /** The boxes of the nodes in `order`, in that order. */
+  private readonly sortedMinX = new Float64Array(MAX_TILE_NODES);
+  private readonly sortedMaxX = new Float64Array(MAX_TILE_NODES);
+  private readonly sortedMinY = new Float64Array(MAX_TILE_NODES);
+  private readonly sortedMaxY = new Float64Array(MAX_TILE_NODES);
   wallCount = 0;
   /** x1, y1, x2, y2 per wall. */
   readonly wall = new Float64Array(MAX_WALLS * 4);
@@ -46,14 +63,14 @@ export class TileWalls {
   readonly wallBox = new Float64Array(MAX_WALLS * 4);
 
   /** Loads the loaded tile of `graph`. */
-  load(m: BakeMesh, graph: TileGraph, p: Float32Array, triVertices: Uint32Array, triEdges: Uint32Array, edges: Uint32Array): void {
+  load(m: BakeMesh, graph: TileLinks, p: Float32Array, triVertices: Uint32Array, triEdges: Uint32Array, edges: Uint32Array): void {
     this.loadTriangles(graph, p, triVertices);
     this.loadSides(graph.nodeCount);
     this.findOverlaps(graph.nodeCount);
     this.findWalls(m, graph, p, triVertices, triEdges, edges);
   }
 
-  private loadTriangles(graph: TileGraph, p: Float32Array, triVertices: Uint32Array): void {
+  private loadTriangles(graph: TileLinks, p: Float32Array, triVertices: Uint32Array): void {
     const { x, y } = this;
     for (let u = 0; u < graph.nodeCount; u++) {
       const t = graph.triangle[u]!;
@@ -65,6 +82,7 @@ export class TileWalls {
         const v = triVertices[t * 3 + c]! * 3;
         const vx = p[v]!;
         const vy = p[v + 1]!;
+        this.vertex[u * 3 + c] = v / 3;
         x[u * 3 + c] = vx;
         y[u * 3 + c] = vy;
         if (vx < x0) x0 = vx;
@@ -88,15 +106,34 @@ export class TileWalls {
    * separating sides). Sweep and prune (issue 18): the solid nodes sorted by minX, each
    * tested against the following ones until their minX reaches its maxX (no pair beyond can
    * pass the box test either way round, EPSILON only shrinks it). Each pair that can is
-   * tested exactly as before, lower node index as u, so the marks are the same.
+   * tested exactly as before, lower node index as u, so the marks are the same. The order
+   * comes from buckets by minX plus an insertion pass (any order by minX enumerates the
+   * same pairs: solid triangles have maxX > minX), and the sweep reads the boxes copied
+   * into that order; pairs whose y intervals do not overlap (touching included) are
+   * skipped before the box test, which rejects them whichever node is u.
    */
   private findOverlaps(n: number): void {
-    const { minX, minY, maxX, maxY, solid, order } = this;
+    const { minX, minY, maxX, maxY, solid, order, bucketStart, sortedMinX, sortedMaxX, sortedMinY, sortedMaxY } = this;
+    // Bucket the solid nodes by minX, then insertion-sort the nearly sorted result.
     let k = 0;
+    let lo = Infinity;
+    let hi = -Infinity;
     for (let u = 0; u < n; u++) {
       if (solid[u] === 0) continue;
+      k++;
       const x = minX[u]!;
-      let at = k++;
+      if (x < lo) lo = x;
+      if (x > hi) hi = x;
+    }
+    const scale = hi > lo ? (k - 1) / (hi - lo) : 0;
+    bucketStart.fill(0, 0, k + 1);
+    for (let u = 0; u < n; u++) if (solid[u] === 1) bucketStart[bucketOf(minX[u]!, lo, scale, k) + 1]!++;
+    for (let b = 0; b < k; b++) bucketStart[b + 1]! += bucketStart[b]!;
+    for (let u = 0; u < n; u++) if (solid[u] === 1) order[bucketStart[bucketOf(minX[u]!, lo, scale, k)]!++] = u;
+    for (let p = 1; p < k; p++) {
+      const u = order[p]!;
+      const x = minX[u]!;
+      let at = p;
       while (at > 0 && minX[order[at - 1]!]! > x) {
         order[at] = order[at - 1]!;
         at--;
@@ -104,18 +141,60 @@ export class TileWalls {
       order[at] = u;
     }
     for (let p = 0; p < k; p++) {
+      const u = order[p]!;
+      sortedMinX[p] = minX[u]!;
+      sortedMaxX[p] = maxX[u]!;
+      sortedMinY[p] = minY[u]!;
+      sortedMaxY[p] = maxY[u]!;
+    }
+    for (let p = 0; p < k; p++) {
       const a = order[p]!;
-      const reach = maxX[a]!;
+      const reach = sortedMaxX[p]!;
+      const ax0 = sortedMinX[p]!;
+      const ay0 = sortedMinY[p]!;
+      const ay1 = sortedMaxY[p]!;
       for (let q = p + 1; q < k; q++) {
+        const bx0 = sortedMinX[q]!;
+        if (bx0 >= reach) break;
+        // y intervals apart (touching included): the box test below rejects the pair whichever node is u.
+        const by0 = sortedMinY[q]!;
+        const by1 = sortedMaxY[q]!;
+        if (by0 >= ay1 || by1 <= ay0) continue;
         const b = order[q]!;
-        if (minX[b]! >= reach) break;
-        const u = a < b ? a : b;
-        const v = a < b ? b : a;
-        const ux0 = minX[u]! + EPSILON;
-        const uy0 = minY[u]! + EPSILON;
-        const ux1 = maxX[u]! - EPSILON;
-        const uy1 = maxY[u]! - EPSILON;
-        if (minX[v]! >= ux1 || maxX[v]! <= ux0 || minY[v]! >= uy1 || maxY[v]! <= uy0) continue;
+        let u: number;
+        let v: number;
+        let vx0: number;
+        let vx1: number;
+        let vy0: number;
+        let vy1: number;
+        let ux0: number;
+        let uy0: number;
+        let ux1: number;
+        let uy1: number;
+        if (a < b) {
+          u = a;
+          v = b;
+          ux0 = ax0 + EPSILON;
+          uy0 = ay0 + EPSILON;
+          ux1 = reach - EPSILON;
+          uy1 = ay1 - EPSILON;
+          vx0 = bx0;
+          vx1 = sortedMaxX[q]!;
+          vy0 = by0;
+          vy1 = by1;
+        } else {
+          u = b;
+          v = a;
+          ux0 = bx0 + EPSILON;
+          uy0 = by0 + EPSILON;
+          ux1 = sortedMaxX[q]! - EPSILON;
+          uy1 = by1 - EPSILON;
+          vx0 = ax0;
+          vx1 = reach;
+          vy0 = ay0;
+          vy1 = ay1;
+        }
+        if (vx0 >= ux1 || vx1 <= ux0 || vy0 >= uy1 || vy1 <= uy0) continue;
         if (!this.separated(u, v) && !this.separated(v, u)) {
           this.overlapped[u] = 1;
           this.overlapped[v] = 1;
@@ -163,31 +242,57 @@ export class TileWalls {
     }
   }
 
-  private findWalls(m: BakeMesh, graph: TileGraph, p: Float32Array, triVertices: Uint32Array, triEdges: Uint32Array, edges: Uint32Array): void {
+  private findWalls(m: BakeMesh, graph: TileLinks, p: Float32Array, triVertices: Uint32Array, triEdges: Uint32Array, edges: Uint32Array): void {
     this.wallCount = 0;
-    const { solid, overlapped } = this;
+    const { solid, overlapped, x, y, vertex } = this;
+    const { links, walkable } = m;
+    const { nodeOf, triangle } = graph;
+    if (this.stamp.length < p.length / 3) this.stamp = new Int32Array(p.length / 3);
+    if (++this.round === 0x7fffffff) {
+      this.round = 1;
+      this.stamp.fill(0);
+    }
+    const { stamp, round } = this;
     for (let u = 0; u < graph.nodeCount; u++) {
-      const t = graph.triangle[u]!;
+      const t = triangle[u]!;
       const sound = overlapped[u] === 0 && solid[u] === 1;
       for (let j = 0; j < 3; j++) {
         const e = triEdges[t * 3 + j]!;
         const a = edges[e * 4]!;
         const b = edges[e * 4 + 1]!;
+        // The edge of the walkable area for onWall: no link, or a link to an unwalkable triangle.
+        const link = links[t * 3 + j]!;
+        if ((link === NONE32 || (!(nodeOf[link]! >= 0) && walkable[link] !== 1)) && e !== NONE32 && e * 4 + 1 < edges.length) {
+          if (a < stamp.length) stamp[a] = round;
+          if (b < stamp.length) stamp[b] = round;
+        }
         const ax = p[a * 3]!;
         const ay = p[a * 3 + 1]!;
         const bx = p[b * 3]!;
         const by = p[b * 3 + 1]!;
         if (sound) {
-          const o = m.links[t * 3 + j]!;
-          const w = o === NONE32 ? -1 : graph.nodeOf[o]!;
+          const o = links[t * 3 + j]!;
+          const w = o === NONE32 ? -1 : nodeOf[o]!;
           if (w >= 0 && overlapped[w] === 0 && solid[w] === 1) {
-            const mine = side(ax, ay, bx, by, p, thirdVertex(triVertices, t, a, b));
-            const theirs = side(ax, ay, bx, by, p, thirdVertex(triVertices, o, a, b));
-            if ((mine > 0 && theirs < 0) || (mine < 0 && theirs > 0)) continue;
+            // The third corners from the loaded corners (the same float32 values as p's).
+            const mine = u * 3 + thirdCorner(vertex, u, a, b);
+            const theirs = w * 3 + thirdCorner(vertex, w, a, b);
+            const ex = bx - ax;
+            const ey = by - ay;
+            const sm = ex * (y[mine]! - ay) - ey * (x[mine]! - ax);
+            const st = ex * (y[theirs]! - ay) - ey * (x[theirs]! - ax);
+            if ((sm > 0 && st < 0) || (sm < 0 && st > 0)) continue;
           }
         }
         this.addWall(ax, ay, bx, by);
       }
+    }
+    for (let u = 0; u < graph.nodeCount; u++) {
+      const c = u * 3;
+      const v0 = vertex[c]!;
+      const v1 = vertex[c + 1]!;
+      const v2 = vertex[c + 2]!;
+      this.onWall[u] = (v0 < stamp.length && stamp[v0] === round) || (v1 < stamp.length && stamp[v1] === round) || (v2 < stamp.length && stamp[v2] === round) ? 1 : 0;
     }
   }
 
@@ -204,16 +309,20 @@ export class TileWalls {
   }
 }
 
-/** The corner of triangle t that is neither a nor b. */
-function thirdVertex(triVertices: Uint32Array, t: number, a: number, b: number): number {
-  for (let c = 0; c < 3; c++) {
-    const v = triVertices[t * 3 + c]!;
-    if (v !== a && v !== b) return v;
-  }
-  return triVertices[t * 3]!;
+/** The bucket (0 .. k − 1, monotone in x) of a node whose minX is x, for findOverlaps' sort. */
+function bucketOf(x: number, lo: number, scale: number, k: number): number {
+  const b = Math.floor((x - lo) * scale);
+  return b < 0 ? 0 : b >= k ? k - 1 : b;
 }
 
-/** Which side of the line a→b vertex v lies on (the sign of the cross product). */
-function side(ax: number, ay: number, bx: number, by: number, p: Float32Array, v: number): number {
-  return (bx - ax) * (p[v * 3 + 1]! - ay) - (by - ay) * (p[v * 3]! - ax);
+/**
+ * The corner (0–2) of node u whose vertex is neither a nor b, as thirdVertex did on the
+ * triangle's vertices (the first such corner, else corner 0).
+ */
+function thirdCorner(vertex: Int32Array, u: number, a: number, b: number): number {
+  for (let c = 0; c < 3; c++) {
+    const v = vertex[u * 3 + c]!;
+    if (v !== a && v !== b) return c;
+  }
+  return 0;
 }

@@ -8,6 +8,7 @@ import { EditError } from './edit-error';
 import { applyGitEdit, type GitEditCommand } from './git-placement-edits';
 import { applyKotorTransition } from './kotor-transitions';
 import { applySkyrimTriangleFlags } from './skyrim-triangle-flags';
+import { applySkyrimAddDoorLinks, applySkyrimRemoveDoorLinks } from './skyrim-door-links';
 import { applySkyrimLinkEdges, applySkyrimUnlinkEdges } from './skyrim-edge-links';
 import { applySkyrimFinalize } from './skyrim-finalize';
 import { applySourceAddLadder, applySourceRemoveLadder } from './source-ladders';
@@ -43,6 +44,8 @@ export function documentTargetOf(cmd: DocumentEditCommand): DocumentTarget | und
     case 'skyrim-link-edges':
     case 'skyrim-unlink-edges':
     case 'skyrim-finalize':
+    case 'skyrim-add-door-links':
+    case 'skyrim-remove-door-links':
       return 'skyrim-plugin';
     case 'source-add-ladder':
     case 'source-remove-ladder':
@@ -83,10 +86,14 @@ export function applyDocumentEdit(state: EditableDocument, cmd: DocumentEditComm
     case 'git':
       return { doc: state.doc, inverse: applyGitEdit(state.doc, cmd as GitEditCommand).inverse, notes: [] };
     case 'skyrim-plugin': {
+      if (cmd.kind === 'skyrim-add-door-links' || cmd.kind === 'skyrim-remove-door-links') {
+        const r = cmd.kind === 'skyrim-add-door-links' ? applySkyrimAddDoorLinks(state.doc, cmd) : applySkyrimRemoveDoorLinks(state.doc, cmd);
+        return { doc: r.doc, inverse: r.inverse, notes: [] };
+      }
       if (cmd.kind === 'skyrim-link-edges' || cmd.kind === 'skyrim-unlink-edges' || cmd.kind === 'skyrim-finalize') {
         if (cmd.kind === 'skyrim-finalize') {
           const r = applySkyrimFinalize(state.doc, cmd);
-          return { doc: r.doc, inverse: r.inverse, notes: [finalizeNote(r.plan.counts)] };
+          return { doc: r.doc, inverse: r.inverse, notes: [finalizeNote(r.plan.counts, r.doorPortals.made)] };
         }
         const r = cmd.kind === 'skyrim-link-edges' ? applySkyrimLinkEdges(state.doc, cmd) : applySkyrimUnlinkEdges(state.doc, cmd);
         return { doc: r.doc, inverse: r.inverse, notes: [] };
@@ -117,6 +124,6 @@ function applyBatch(state: EditableDocument, cmd: DocumentBatchCommand): Documen
   return { doc: current.doc, inverse: { kind: 'document-batch', commands: inverses.reverse() }, notes };
 }
 
-function finalizeNote(c: { sharedEdges: number; reciprocals: number; crossNavmesh: number }): string {
-  return `Finalize linked ${c.crossNavmesh} edge pair(s) across navmeshes, ${c.sharedEdges} shared edge pair(s) within a navmesh and ${c.reciprocals} missing way(s) back`;
+function finalizeNote(c: { sharedEdges: number; reciprocals: number; crossNavmesh: number }, doorPortals: number): string {
+  return `Finalize linked ${c.crossNavmesh} edge pair(s) across navmeshes, ${c.sharedEdges} shared edge pair(s) within a navmesh and ${c.reciprocals} missing way(s) back, and made ${doorPortals} door portal(s)`;
 }

@@ -155,13 +155,32 @@ export interface SkyrimUnlinkEdgesCommand {
 
 /**
  * Skyrim: the Creation Kit's Finalize as one edit (shared/edits/skyrim-finalize.ts): links
- * what meets and is not linked, in `navmeshes` (all when absent), or only around `triangle`
+ * what meets and is not linked, makes the door portals this plugin's doors' XNDPs name, in `navmeshes` (all when absent), or only around `triangle`
  * of the first listed navmesh (a check's fix-up).
  */
 export interface SkyrimFinalizeCommand {
   kind: 'skyrim-finalize';
   navmeshes?: number[];
   triangle?: number;
+}
+
+/**
+ * Skyrim: navmesh door links (navmesh, triangle, door REFR: 3 numbers a link) with the
+ * triangle's Door flag and the door in the navmesh's NVMI (shared/edits/skyrim-door-links.ts).
+ * `at`, 2 numbers a link: position in the NVNM door list and in the NVMI door list
+ * (-1 the end, -2 not added to NVMI); the end, and added when absent, by default.
+ */
+export interface SkyrimAddDoorLinksCommand {
+  kind: 'skyrim-add-door-links';
+  links: number[];
+  at?: number[];
+}
+
+/** Skyrim: removes door links; `keep`, one a link: 1 keep the Door flag, 2 keep the NVMI door. */
+export interface SkyrimRemoveDoorLinksCommand {
+  kind: 'skyrim-remove-door-links';
+  links: number[];
+  keep?: number[];
 }
 
 /** Source: a new ladder (shared/edits/source-ladders.ts); ends in x y z, width in units. */
@@ -214,6 +233,8 @@ export type DocumentEditCommand =
   | SkyrimLinkEdgesCommand
   | SkyrimUnlinkEdgesCommand
   | SkyrimFinalizeCommand
+  | SkyrimAddDoorLinksCommand
+  | SkyrimRemoveDoorLinksCommand
   | SourceAddLadderCommand
   | SourceRemoveLadderCommand
   | DocumentBatchCommand;

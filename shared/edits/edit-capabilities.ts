@@ -169,6 +169,8 @@ export function editToolGroupsOf(command: EditCommand | DocumentEditCommand): Ed
     case 'skyrim-link-edges':
     case 'skyrim-unlink-edges':
     case 'skyrim-finalize':
+    case 'skyrim-add-door-links':
+    case 'skyrim-remove-door-links':
       return ['navmesh-links'];
     // Ladders are area data of the .nav like connections, refused where they are.
     case 'source-add-ladder':

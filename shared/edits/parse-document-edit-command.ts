@@ -30,6 +30,8 @@ const schema: Record<DocumentEditKind, Record<string, FieldSpec>> = {
   'skyrim-link-edges': { sides: req('ints') },
   'skyrim-unlink-edges': { sides: req('ints') },
   'skyrim-finalize': { navmeshes: opt('ints'), triangle: opt('int') },
+  'skyrim-add-door-links': { links: req('ints'), at: opt('ints') },
+  'skyrim-remove-door-links': { links: req('ints'), keep: opt('ints') },
   'source-add-ladder': { top: req('triple'), bottom: req('triple'), width: req('number'), direction: opt('int'), topArea: opt('int'), bottomArea: opt('int'), topOtherAreas: opt('ints'), length: opt('number'), id: opt('int'), index: opt('int') },
   'source-remove-ladder': { id: req('int') },
   'document-batch': { commands: req('commands') },

@@ -28,7 +28,7 @@ const XNDP_SIZE = 8;
  * The door portals of a plugin as the files hold them: a door reference's XNDP names the
  * navmesh triangle at its teleport marker, and that navmesh's door links name the door
  * (spec §4 field 8, §9.3); the Creation Kit writes both when it finalizes. What Finalize
- * could make is only what an XNDP of this plugin names and its navmesh lacks: a door whose
+ * makes (skyrim-finalize.ts) is only what an XNDP of this plugin names and its navmesh lacks: a door whose
  * reference has no XNDP (placed after the last CK finalize) needs the triangle under its
  * teleport marker, which the CK chooses and these files do not record, and a door of a
  * master has its XNDP in the master. On the fixture plugins: DawnOfTheSilverHand has 5
@@ -76,15 +76,19 @@ export function skyrimDoorPortals(doc: PluginDocument): DoorPortalReport {
   return { portals, counts };
 }
 
-/** One line for the Finalize report: what the door portals rest on and what Finalize leaves. */
-export function doorPortalSummary(r: DoorPortalReport): string {
+/**
+ * One line for the Finalize report: what the door portals rest on and what Finalize leaves;
+ * after a Finalize, `made` says how many door portals it made.
+ */
+export function doorPortalSummary(r: DoorPortalReport, made?: number): string {
   const c = r.counts;
   const parts = [`${c.linked} door portal(s) of this plugin's doors linked as their XNDP names them`];
+  if (made !== undefined) parts.unshift(`Finalize made ${made} door portal(s)`);
   if (c['master-door'] > 0) parts.push(`${c['master-door']} naming doors of the masters (their references are not in this plugin), kept as stored`);
   if (c['master-navmesh'] > 0) parts.push(`${c['master-navmesh']} door(s) whose XNDP names a navmesh of the masters`);
   if (c.missing > 0) {
     const list = r.portals.filter((p) => p.state === 'missing').slice(0, 3).map((p) => `${formIdHex(p.door)} → ${formIdHex(p.navmesh)} triangle ${p.triangle}`);
-    parts.push(`${c.missing} door(s) whose XNDP names a triangle the navmesh does not link (${list.join(', ')}${c.missing > 3 ? ', …' : ''}): link them in the Creation Kit`);
+    parts.push(`${c.missing} door(s) whose XNDP names a triangle the navmesh does not link (${list.join(', ')}${c.missing > 3 ? ', …' : ''}): Finalize makes them`);
   }
   parts.push('a door placed without an XNDP cannot be linked from these files (the CK picks its teleport-marker triangle)');
   return parts.join('; ');

@@ -1,8 +1,10 @@
 import { TRI_EDGE_LINK_BITS, type NvnmDocument } from '../formats/skyrim/nvnm-document';
 import { formIdHex, type PluginDocument } from '../formats/skyrim/plugin-document';
-import type { SkyrimFinalizeCommand } from './document-edit-command';
+import type { DocumentEditCommand, SkyrimFinalizeCommand } from './document-edit-command';
 import { EditError } from './edit-error';
-import { applySkyrimLinkEdges, liveNavmeshes, type SkyrimLinkResult } from './skyrim-edge-links';
+import { applySkyrimAddDoorLinks } from './skyrim-door-links';
+import { doorPortalSummary, skyrimDoorPortals } from './skyrim-door-portals';
+import { applySkyrimLinkEdges, liveNavmeshes } from './skyrim-edge-links';
 
 /**
  * How far apart the ends of two navmeshes' border edges may be and still be linked: the
@@ -250,14 +252,44 @@ export function planSkyrimLinks(doc: PluginDocument, navmeshes?: readonly number
   return { sides, counts, links };
 }
 
-export interface SkyrimFinalizeResult extends SkyrimLinkResult {
+export interface SkyrimFinalizeResult {
+  doc: PluginDocument;
+  /** Unlinks the sides, removes the door links made, or both (a batch), so undo gives the stored bytes back. */
+  inverse: DocumentEditCommand;
   plan: LinkPlan;
+  /** The door portals made (XNDPs of this plugin naming a triangle their navmesh did not link) and the report line. */
+  doorPortals: { made: number; summary: string };
+}
+
+/**
+ * The door links Finalize makes (navmesh, triangle, door: 3 numbers a link): each XNDP of
+ * this plugin's doors that names a triangle of a live navmesh of this plugin (in
+ * `navmeshes` when given) with no door link for that door. A master's door has its XNDP
+ * in the master, so its links are never touched; an XNDP naming a triangle the navmesh
+ * does not have is left for the check to report.
+ */
+export function plannedDoorLinks(doc: PluginDocument, navmeshes?: readonly number[]): number[] {
+  const all = liveNavmeshes(doc);
+  const scope = navmeshes ? new Set(navmeshes) : undefined;
+  const seen = new Set<string>();
+  const links: number[] = [];
+  for (const p of skyrimDoorPortals(doc).portals) {
+    if (p.state !== 'missing' || (scope && !scope.has(p.navmesh))) continue;
+    const nt = all.get(p.navmesh)?.triFlags.length ?? 0;
+    const key = `${p.navmesh}:${p.triangle}:${p.door}`;
+    if (p.triangle < 0 || p.triangle >= nt || seen.has(key)) continue;
+    seen.add(key);
+    links.push(p.navmesh, p.triangle, p.door);
+  }
+  return links;
 }
 
 /**
  * Finalize as one edit: the links planSkyrimLinks finds, made with skyrim-link-edges (so
- * the inverse is an unlink of exactly those sides). Refused when there is nothing to link,
- * so no empty step lands in the history.
+ * the inverse is an unlink of exactly those sides), and, unless only one triangle's links
+ * are fixed, the door portals plannedDoorLinks finds, made with skyrim-add-door-links.
+ * Refused when there is nothing to link and no door portal to make, so no empty step
+ * lands in the history.
  */
 export function applySkyrimFinalize(doc: PluginDocument, cmd: SkyrimFinalizeCommand): SkyrimFinalizeResult {
   if (cmd.navmeshes !== undefined) {
@@ -266,6 +298,21 @@ export function applySkyrimFinalize(doc: PluginDocument, cmd: SkyrimFinalizeComm
   }
   if (cmd.triangle !== undefined && (cmd.navmeshes?.length ?? 0) === 0) throw new EditError(cmd.kind, 'a triangle is named within a navmesh: give navmeshes too');
   const plan = planSkyrimLinks(doc, cmd.navmeshes, cmd.triangle);
-  if (plan.sides.length === 0) throw new EditError(cmd.kind, 'nothing to link: every edge that meets another is linked both ways already');
-  return { ...applySkyrimLinkEdges(doc, { kind: 'skyrim-link-edges', sides: plan.sides }), plan };
+  const doors = cmd.triangle === undefined ? plannedDoorLinks(doc, cmd.navmeshes) : [];
+  if (plan.sides.length === 0 && doors.length === 0) throw new EditError(cmd.kind, 'nothing to link: every edge that meets another is linked both ways already');
+  let next = doc;
+  const inverses: DocumentEditCommand[] = [];
+  if (plan.sides.length > 0) {
+    const r = applySkyrimLinkEdges(next, { kind: 'skyrim-link-edges', sides: plan.sides });
+    next = r.doc;
+    inverses.unshift(r.inverse);
+  }
+  if (doors.length > 0) {
+    const r = applySkyrimAddDoorLinks(next, { kind: 'skyrim-add-door-links', links: doors });
+    next = r.doc;
+    inverses.unshift(r.inverse);
+  }
+  const made = doors.length / 3;
+  const inverse = inverses.length === 1 ? inverses[0]! : { kind: 'document-batch' as const, commands: inverses };
+  return { doc: next, inverse, plan, doorPortals: { made, summary: doorPortalSummary(skyrimDoorPortals(next), made) } };
 }

@@ -143,7 +143,11 @@ export function describeDocumentEdit(cmd: DocumentEditCommand): string {
     case 'skyrim-unlink-edges':
       return `Unlink ${cmd.sides.length / 3} navmesh edge side(s)`;
     case 'skyrim-finalize':
-      return cmd.triangle !== undefined ? `Fix links of triangle ${cmd.triangle}` : 'Finalize navmeshes (link edges)';
+      return cmd.triangle !== undefined ? `Fix links of triangle ${cmd.triangle}` : 'Finalize navmeshes (link edges, door portals)';
+    case 'skyrim-add-door-links':
+      return `Add ${cmd.links.length / 3} door link(s)`;
+    case 'skyrim-remove-door-links':
+      return `Remove ${cmd.links.length / 3} door link(s)`;
     case 'source-add-ladder':
       return 'Add ladder';
     case 'source-remove-ladder':

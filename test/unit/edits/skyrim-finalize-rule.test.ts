@@ -108,6 +108,6 @@ describe('Skyrim door portals: what the files hold', () => {
     v.doorHash = Uint32Array.from(Array.from(v.doorHash).filter((_, k) => k !== i));
     const r = skyrimDoorPortals(doc);
     expect(r.counts.missing).toBe(1);
-    expect(doorPortalSummary(r)).toContain(`triangle ${linked.triangle}): link them in the Creation Kit`);
+    expect(doorPortalSummary(r)).toContain(`triangle ${linked.triangle}): Finalize makes them`);
   });
 });

@@ -38,6 +38,8 @@ const app = browserSuite('walkbench-e2e-docs-shots-');
 const VIEW = { width: 1280, height: 800 };
 
 async function shot(page: Page, name: string): Promise<void> {
+  // The level around the walkmesh streams in after it: the pictures show it loaded (or its gaps), not "Loading…".
+  await expect.poll(() => page.getByTestId('level-context-progress').count(), { timeout: 90_000 }).toBe(0);
   await page.mouse.move(2, 2);
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const png = await page.screenshot();

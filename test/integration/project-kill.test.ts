@@ -109,7 +109,10 @@ describe('walkbench project killed with SIGKILL', () => {
     let cutMidway = 0;
     for (let attempt = 0; kills < KILLS && attempt < KILLS * 3; attempt++) {
       const before = lastBakeId();
-      const r = await runCli(['project', 'rebake', project, '--jobs', '2', '--force'], next() * full.ms);
+      // Every other run records each bake as it lands (--record-batch 1), so kills land between
+      // two commits; the others use the default batches, whose kills must leave it intact too.
+      const batch = attempt % 2 === 0 ? ['--record-batch', '1'] : [];
+      const r = await runCli(['project', 'rebake', project, '--jobs', '2', '--force', ...batch], next() * full.ms);
       if (r.killed) kills++;
       else expect(r.code, r.stderr).toBe(0);
       expectProjectIntact(project);

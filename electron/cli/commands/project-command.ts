@@ -18,7 +18,7 @@ import { terminalText as t } from '../terminal-text';
 export const projectUsage =
   'walkbench project create PROJECT --game nwn2|kotor|skyrim|source [--name NAME] [--game-folder DIR]… | ' +
   'project info PROJECT [--json] | project import PROJECT SOURCE… [--module NAME] [--models DIR…] [--2da DIR] [--json] | ' +
-  'project rebake PROJECT [--module M] [--jobs N] [--force] [--json] | ' +
+  'project rebake PROJECT [--module M] [--jobs N] [--record-batch N] [--force] [--json] | ' +
   `${projectExportUsage}   the project file`;
 
 function megabytes(n: number): string {
@@ -126,9 +126,13 @@ async function importCommand(argv: readonly string[], io: CliIo): Promise<number
  * changed since their last bake (all of them with --force), then prints a summary.
  */
 async function rebake(argv: readonly string[], io: CliIo): Promise<number> {
-  const args = parseArgs(argv, ['module', 'jobs'], ['force', 'json']);
+  const args = parseArgs(argv, ['module', 'jobs', 'record-batch'], ['force', 'json']);
   const [file, ...extra] = args.positional;
   if (file === undefined || extra.length > 0) throw new UsageError('project rebake needs exactly one PROJECT file');
+  // Bakes recorded per project transaction (default RECORD_BATCH): 1 makes each bake durable as it lands.
+  const batchFlag = args.flags.get('record-batch');
+  const recordBatch = typeof batchFlag === 'string' ? Number(batchFlag) : undefined;
+  if (recordBatch !== undefined && (!Number.isInteger(recordBatch) || recordBatch < 1)) throw new UsageError('--record-batch needs a whole number ≥ 1');
   const moduleFlag = args.flags.get('module');
   if (moduleFlag === '') throw new UsageError('--module needs a name');
   const jobsFlag = args.flags.get('jobs');
@@ -142,6 +146,7 @@ async function rebake(argv: readonly string[], io: CliIo): Promise<number> {
     const report = await rebakeProject(store, {
       module: typeof moduleFlag === 'string' ? moduleFlag : undefined,
       jobs,
+      ...(recordBatch !== undefined ? { recordBatch } : {}),
       force: args.flags.has('force'),
       onFile: (e, done, total) => {
         const what = e.status === 'baked' ? `baked in ${Math.round(e.elapsedMs)} ms` : e.status === 'failed' ? `failed: ${e.reason}` : 'unchanged';

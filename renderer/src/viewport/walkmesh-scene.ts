@@ -8,6 +8,8 @@ import { Matrix, Vector3 } from '@babylonjs/core/Maths/math.vector';
 import { CreateLineSystem } from '@babylonjs/core/Meshes/Builders/linesBuilder';
 import { LinesMesh } from '@babylonjs/core/Meshes/linesMesh';
 import { CreatePickingRay } from '@babylonjs/core/Culling/ray.core';
+// Registers scene.createPickingRay, which the wheel's zoom towards the cursor uses.
+import '@babylonjs/core/Culling/ray';
 import { Mesh } from '@babylonjs/core/Meshes/mesh';
 import { VertexData } from '@babylonjs/core/Meshes/mesh.vertexData';
 import { Scene } from '@babylonjs/core/scene';
@@ -91,6 +93,7 @@ export class WalkmeshScene {
   private readonly highlightMaterials: Record<HighlightKind, StandardMaterial>;
   private faceSet: Mesh | null = null;
   private toolLines: CasedLines | null = null;
+  private measureLines: CasedLines | null = null;
   private cameraControl = true;
   /** What covers the canvas (the colour legend), which Frame keeps the mesh out of. */
   private covered: () => ScreenRect | null = () => null;
@@ -109,6 +112,8 @@ export class WalkmeshScene {
     this.scene.skipPointerUpPicking = true;
     this.camera = new ArcRotateCamera('camera', -Math.PI / 2, Math.PI / 3, 10, Vector3.Zero(), this.scene);
     this.camera.wheelDeltaPercentage = 0.02;
+    // The wheel zooms towards the point under the cursor (issue 16), at the same speed.
+    this.camera.zoomToMouseLocation = true;
     this.camera.pinchDeltaPercentage = 0.002;
     this.camera.lowerBetaLimit = 0.01;
     this.camera.upperBetaLimit = Math.PI - 0.01;
@@ -135,7 +140,12 @@ export class WalkmeshScene {
     markChanged();
     this.engine.runRenderLoop(() => {
       if (!this.needsFrame()) return;
+      const c = this.camera;
+      const before = [c.radius, c.target.x, c.target.y, c.target.z];
       this.scene.render();
+      // The zoom towards the cursor glides in the wheel input's own state, which needsFrame
+      // cannot see: a frame that moved the camera asks for the next one.
+      this.cameraMoved = before[0] !== c.radius || before[1] !== c.target.x || before[2] !== c.target.y || before[3] !== c.target.z;
       countFrame();
     });
     this.resizeObserver = new ResizeObserver(() => {
@@ -380,6 +390,43 @@ export class WalkmeshScene {
       const rgb = colours[i];
       if (rgb) mesh.updateVerticesData(VertexBuffer.ColorKind, flatVertexColours(rgb));
     });
+  }
+
+  /**
+   * X-ray: the faces see-through without writing depth, so lower floors and what lies
+   * under a face show through it (issue 16); off draws them solid again.
+   */
+  setXray(on: boolean): void {
+    this.material.alpha = on ? 0.35 : 1;
+    this.material.disableDepthWrite = on;
+  }
+
+  /**
+   * Draws only `faces` of walkmesh `mesh` (the selection isolated), hiding the other
+   * walkmeshes, or every face again for null. Only the index buffers change: the flat
+   * mesh gives face f the vertices 3f..3f+2 (buildFlatMesh).
+   */
+  isolateFaces(mesh: number | null, faces: Uint32Array | null): void {
+    this.meshes.forEach((m, i) => {
+      const total = m.getTotalVertices() / 3;
+      const keep = faces !== null && i === mesh ? faces.filter((f) => f < total) : null;
+      m.isVisible = faces === null || (keep !== null && keep.length > 0);
+      const indices = new Uint32Array((keep ? keep.length : total) * 3);
+      for (let k = 0; k < indices.length / 3; k++) {
+        const f = keep ? keep[k]! : k;
+        indices[k * 3] = f * 3;
+        indices[k * 3 + 1] = f * 3 + 1;
+        indices[k * 3 + 2] = f * 3 + 2;
+      }
+      if (keep || m.getTotalIndices() !== indices.length) m.setIndices(indices);
+    });
+  }
+
+  /** Faces drawn now: of the walkmeshes enabled and visible, their index buffers' triangles. */
+  drawnFaces(): number {
+    let n = 0;
+    for (const m of this.meshes) if (m.isEnabled() && m.isVisible) n += m.getTotalIndices() / 3;
+    return n;
   }
 
   /** Points the camera at everything shown, from the south-east and above. */
@@ -666,6 +713,23 @@ export class WalkmeshScene {
     else this.toolLines = drawn;
   }
 
+  /** The measure tool's picked points (game space) and the line between them; null or none clears it. */
+  setMeasure(points: readonly (readonly number[])[] | null): void {
+    if (this.measureLines) this.disposeLines(this.measureLines);
+    this.measureLines = null;
+    if (!points || points.length === 0) return;
+    const lift = this.liftAmount() * 2;
+    const at = (p: readonly number[]) => [p[0]!, p[2]! + lift, p[1]!];
+    const line: LineGroup = { colour: TOOL_COLOURS.path, lines: points.length > 1 ? [points.flatMap(at)] : [] };
+    const marks: LineGroup = { colour: TOOL_COLOURS.marks, lines: [] };
+    const r = Math.max(this.liftAmount() * 20, 0.1);
+    for (const p of points) {
+      const [x, y, z] = at(p) as [number, number, number];
+      marks.lines.push([x - r, y, z, x + r, y, z], [x, y, z - r, x, y, z + r], [x, y - r, z, x, y + r, z]);
+    }
+    this.measureLines = this.casedLines('measure', [line, marks], 1);
+  }
+
   /**
    * A function from game space to canvas CSS pixels for the current camera (null behind
    * it), for box and lasso selection: one matrix product per point, no Babylon objects.
@@ -708,12 +772,20 @@ export class WalkmeshScene {
 
   /** Frames someone waits for (afterNextFrame). */
   private awaitedFrames = 0;
+  /** The last frame drawn moved the camera (a glide still going). */
+  private cameraMoved = false;
+
+  /** The orbit camera's target in game space and its distance, for the test hook. */
+  cameraState(): { target: [number, number, number]; radius: number } {
+    const t = this.camera.target;
+    return { target: [t.x, t.z, t.y], radius: this.camera.radius };
+  }
 
   /** A change within the grace period, the camera still gliding, or a frame waited for. */
   private needsFrame(): boolean {
     const c = this.camera;
     const gliding = c.inertialAlphaOffset !== 0 || c.inertialBetaOffset !== 0 || c.inertialRadiusOffset !== 0 || c.inertialPanningX !== 0 || c.inertialPanningY !== 0;
-    return this.awaitedFrames > 0 || gliding || changedWithin(RENDER_GRACE_MS);
+    return this.awaitedFrames > 0 || gliding || this.cameraMoved || changedWithin(RENDER_GRACE_MS);
   }
 
   /** Runs `callback` once after the next frame has been drawn. */
@@ -736,7 +808,7 @@ export class WalkmeshScene {
 
 // Every change reaches Babylon through these classes' methods: each call asks for frames.
 // (The render loop's own question is not a change.)
-markChangesOnCalls(WalkmeshScene.prototype, ['needsFrame']);
+markChangesOnCalls(WalkmeshScene.prototype, ['needsFrame', 'cameraState', 'drawnFaces']);
 // The gizmo's size is worked out before every frame (length): that is drawing, not a change.
 markChangesOnCalls(MoveGizmo.prototype, ['length']);
 for (const proto of [CasedLines.prototype, LevelContextLayer.prototype, Nwn2ToolLayer.prototype]) markChangesOnCalls(proto);

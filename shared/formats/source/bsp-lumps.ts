@@ -165,6 +165,21 @@ export function checkFaces(
 }
 
 /** Checks texinfo → texture references (an index past the list is a broken file). */
+/**
+ * The texinfo lump's two columns Walkbench uses: the texture index (GoldSrc miptex, Source
+ * texdata) and the surface flags, at their offsets in an entry of `entryBytes`.
+ */
+export function readTexinfo(input: BspInput, lump: BspLump, entryBytes: number, textureAt: number, flagsAt: number): BspTexinfo {
+  const n = input.entries(lump, entryBytes);
+  const flags = new Uint32Array(n);
+  const texture = new Int32Array(n);
+  for (let i = 0, o = lump.offset; i < n; i++, o += entryBytes) {
+    texture[i] = input.i32(o + textureAt);
+    flags[i] = input.u32(o + flagsAt);
+  }
+  return { count: n, flags, texture };
+}
+
 export function checkTexinfo(input: BspInput, lump: BspLump, texinfo: BspTexinfo, entrySize: number, textureCount: number, textureField: string): void {
   for (let i = 0; i < texinfo.count; i++) {
     const t = texinfo.texture[i]!;

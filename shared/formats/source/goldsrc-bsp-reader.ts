@@ -5,7 +5,6 @@ import {
   type BspLump,
   type BspMap,
   type BspModels,
-  type BspTexinfo,
 } from './bsp-document';
 import {
   BspInput,
@@ -18,6 +17,7 @@ import {
   readEdges,
   readEntities,
   readPlanes,
+  readTexinfo,
   readSurfedges,
   readVertices,
 } from './bsp-lumps';
@@ -75,7 +75,7 @@ export function readGoldsrcBsp(bytes: Uint8Array, fileName: string): BspMap {
   const edges = readEdges(input, lump('edges'), vertices.length / 3);
   const surfedges = readSurfedges(input, lump('surfedges'), edges.length / 2);
   const textures = readMiptexNames(input, lump('textures'));
-  const texinfo = readTexinfo(input, lump('texinfo'));
+  const texinfo = readTexinfo(input, lump('texinfo'), TEXINFO_BYTES, 32, 36);
   checkTexinfo(input, lump('texinfo'), texinfo, TEXINFO_BYTES, textures.length, 'miptex');
   const faces = readFaces(input, lump('faces'));
   checkFaces(input, lump('faces'), faces, FACE_BYTES, {
@@ -140,16 +140,6 @@ function readMiptexNames(input: BspInput, lump: BspLump): string[] {
   return names;
 }
 
-function readTexinfo(input: BspInput, lump: BspLump): BspTexinfo {
-  const n = input.entries(lump, TEXINFO_BYTES);
-  const flags = new Uint32Array(n);
-  const texture = new Int32Array(n);
-  for (let i = 0, o = lump.offset; i < n; i++, o += TEXINFO_BYTES) {
-    texture[i] = input.i32(o + 32);
-    flags[i] = input.u32(o + 36);
-  }
-  return { count: n, flags, texture };
-}
 
 function readFaces(input: BspInput, lump: BspLump): BspFaces {
   const n = input.entries(lump, FACE_BYTES);

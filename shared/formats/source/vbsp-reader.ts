@@ -7,7 +7,6 @@ import {
   type BspLump,
   type BspMap,
   type BspModels,
-  type BspTexinfo,
 } from './bsp-document';
 import {
   BspInput,
@@ -20,6 +19,7 @@ import {
   readEdges,
   readEntities,
   readPlanes,
+  readTexinfo,
   readSurfedges,
   readVertices,
 } from './bsp-lumps';
@@ -106,7 +106,7 @@ export function readVbsp(bytes: Uint8Array, fileName: string, options?: { limits
   const surfedges = readSurfedges(...lump(VBSP_LUMP.surfedges), edges.length / 2);
   const textures = readTexdataNames(lump(VBSP_LUMP.texdata), lump(VBSP_LUMP.texdataStringTable), lump(VBSP_LUMP.texdataStringData));
   const texinfoLump = lump(VBSP_LUMP.texinfo);
-  const texinfo = readTexinfo(...texinfoLump);
+  const texinfo = readTexinfo(...texinfoLump, TEXINFO_BYTES, 68, 64);
   checkTexinfo(...texinfoLump, texinfo, TEXINFO_BYTES, textures.length, 'texdata');
   const facesLump = lump(VBSP_LUMP.faces);
   const faces = readFaces(...facesLump);
@@ -209,16 +209,6 @@ function readTexdataNames([input, texdata]: Lump, [tableInput, table]: Lump, [da
   return names;
 }
 
-function readTexinfo(input: BspInput, lump: BspLump): BspTexinfo {
-  const n = input.entries(lump, TEXINFO_BYTES);
-  const flags = new Uint32Array(n);
-  const texture = new Int32Array(n);
-  for (let i = 0, o = lump.offset; i < n; i++, o += TEXINFO_BYTES) {
-    flags[i] = input.u32(o + 64);
-    texture[i] = input.i32(o + 68);
-  }
-  return { count: n, flags, texture };
-}
 
 function readFaces(input: BspInput, lump: BspLump): BspFaces {
   const n = input.entries(lump, FACE_BYTES);

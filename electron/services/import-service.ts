@@ -323,7 +323,8 @@ export function createImportService(options: ImportServiceOptions): ImportServic
     },
     'import.kotorModules': async ({ folder }) => {
       await checkPath(folder, 'params.folder', 'folder');
-      if (!(await hasChitinKey(folder))) throw new ServiceError('not-found', `${folder}: is not a KotOR game folder (no chitin.key in it)`, 'params.folder');
+      // A folder of loose files or modules is an expected answer to the dialog's probe, not an error.
+      if (!(await hasChitinKey(folder))) return { modules: [], notGameFolder: `${folder}: is not a KotOR game folder (no chitin.key in it)` };
       try {
         return { modules: kotorModuleNames(await scanKotorGameFolder(folder)) };
       } catch (e) {

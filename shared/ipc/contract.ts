@@ -104,7 +104,8 @@ export interface WalkbenchContract {
   /** Stops a running import between two files; the files it wrote are taken back (state `cancelled`). False when it had ended. */
   'import.cancel': { params: { jobId: number }; result: { cancelled: boolean } };
   /** The modules a KotOR game folder holds, to choose the one to import. */
-  'import.kotorModules': { params: { folder: string }; result: { modules: string[] } };
+  /** `notGameFolder` says why an existing folder has no modules to choose (no chitin.key). */
+  'import.kotorModules': { params: { folder: string }; result: { modules: string[]; notGameFolder?: string } };
   /** Recently opened projects, most recent first (both transports keep the list). */
   'recent.list': { params: Record<string, never>; result: { projects: string[] } };
   /** Edits of the open project's files, undoable across restarts (shared/ipc/edits-contract.ts). */

@@ -182,6 +182,9 @@ describe('New project and Import through the contract', () => {
     const missing = await call('import.kotorModules', { folder: path.join(tmp, 'no-kotor') });
     expect(missing.ok ? null : missing.error.code).toBe('not-found');
     const notKotor = await call('import.kotorModules', { folder: tmp });
-    expect(notKotor.ok ? null : notKotor.error.message).toMatch(/no chitin\.key/);
+    // An existing folder without chitin.key is an answer (no modules, and why), not an error: the dialog probes every folder typed.
+    const answer = notKotor.ok ? (notKotor.value as { modules: string[]; notGameFolder?: string }) : null;
+    expect(answer?.modules).toEqual([]);
+    expect(answer?.notGameFolder).toMatch(/no chitin\.key/);
   });
 });

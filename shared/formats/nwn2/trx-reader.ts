@@ -13,8 +13,8 @@ export const TRX_READ_MEMORY: ReadMemoryBound = { perInputByte: 32, perDecompres
 
 /**
  * Reads a TRN or TRX file (spec §2, §3). The container, TRWH and ASWM must parse (else
- * MalformedInputError); a terrain or water packet that does not parse is kept as bytes
- * with its error, since Walkbench never rewrites those and exterior layouts are only
+ * MalformedInputError); a terrain or water packet is parsed when first read (lazyParse),
+ * and one that does not parse is kept as bytes with its error, since Walkbench never rewrites those and exterior layouts are only
  * known from code (validation reports it).
  *
  * Memory bound (TRX_READ_MEMORY): the container takes at most 24 bytes per input byte
@@ -39,23 +39,47 @@ export function readTrx(bytes: Uint8Array, env: FormatEnvironment): TrxDocument 
         const d = decodeAswmPayload(p.payload, p.payloadOffset, env, budget);
         return { kind: 'aswm', type: p.type, payload: p.payload, aswm: d.aswm, compressed: d.compressed, inflated: d.inflated };
       }
-      case 'TRRN':
-        try {
-          return { kind: 'trrn', type: p.type, payload: p.payload, trrn: readTrrn(p.payload, p.payloadOffset), parseError: null };
-        } catch (e) {
-          return { kind: 'trrn', type: p.type, payload: p.payload, trrn: null, parseError: messageOf(e) };
-        }
-      case 'WATR':
-        try {
-          return { kind: 'watr', type: p.type, payload: p.payload, watr: readWatr(p.payload, p.payloadOffset), parseError: null };
-        } catch (e) {
-          return { kind: 'watr', type: p.type, payload: p.payload, watr: null, parseError: messageOf(e) };
-        }
+      case 'TRRN': {
+        const parsed = lazyParse(() => readTrrn(p.payload, p.payloadOffset));
+        return {
+          kind: 'trrn', type: p.type, payload: p.payload,
+          get trrn() { return parsed().value; },
+          get parseError() { return parsed().error; },
+        };
+      }
+      case 'WATR': {
+        const parsed = lazyParse(() => readWatr(p.payload, p.payloadOffset));
+        return {
+          kind: 'watr', type: p.type, payload: p.payload,
+          get watr() { return parsed().value; },
+          get parseError() { return parsed().error; },
+        };
+      }
       default:
         return { kind: 'unknown', type: p.type, payload: p.payload };
     }
   });
   return { versionMajor: c.versionMajor, versionMinor: c.versionMinor, packets, irregularLayout: c.irregularLayout };
+}
+
+/**
+ * Terrain and water are parsed on first use: a bake, a round trip or `info` never look at
+ * them (issue 18: 18 ms of the largest fixture's 595 ms re-bake went to WATR alone), while
+ * validation and the level layer read them as before. The packet's bytes are written as
+ * read either way.
+ */
+function lazyParse<T>(parse: () => T): () => { value: T | null; error: string | null } {
+  let done: { value: T | null; error: string | null } | undefined;
+  return () => {
+    if (!done) {
+      try {
+        done = { value: parse(), error: null };
+      } catch (e) {
+        done = { value: null, error: messageOf(e) };
+      }
+    }
+    return done;
+  };
 }
 
 function messageOf(e: unknown): string {

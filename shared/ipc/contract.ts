@@ -103,8 +103,7 @@ export interface WalkbenchContract {
   'import.status': { params: { jobId: number }; result: ImportJobState };
   /** Stops a running import between two files; the files it wrote are taken back (state `cancelled`). False when it had ended. */
   'import.cancel': { params: { jobId: number }; result: { cancelled: boolean } };
-  /** The modules a KotOR game folder holds, to choose the one to import. */
-  /** `notGameFolder` says why an existing folder has no modules to choose (no chitin.key). */
+  /** The modules a KotOR game folder holds, to choose the one to import; `notGameFolder` says why an existing folder has none (no chitin.key). */
   'import.kotorModules': { params: { folder: string }; result: { modules: string[]; notGameFolder?: string } };
   /** Recently opened projects, most recent first (both transports keep the list). */
   'recent.list': { params: Record<string, never>; result: { projects: string[] } };

@@ -37,6 +37,10 @@ async function readAll(plan: ContextPlan, progress: (stage: string) => void): Pr
   const input: LevelContextInput = { game: plan.game, gaps: plan.gaps };
   if (plan.bsp) input.bsp = await read(plan.bsp);
   if (plan.nwn2Terrain) input.nwn2Terrain = await read(plan.nwn2Terrain);
+  if (plan.nwn2TerrainTextures?.length) {
+    input.nwn2TerrainTextures = [];
+    for (const t of plan.nwn2TerrainTextures) input.nwn2TerrainTextures.push(await read(t));
+  }
   if (plan.kotorRooms) {
     input.kotorRooms = [];
     for (const r of plan.kotorRooms) {
@@ -56,7 +60,7 @@ async function readAll(plan: ContextPlan, progress: (stage: string) => void): Pr
         index.set(m.model.identity, i);
         files.push(await read(m.model));
       }
-      placed.push({ label: m.label, file: i, place: m.place });
+      placed.push({ label: m.label, file: i, place: m.place, ...(m.tile ? { tile: m.tile } : {}) });
     }
     input.nwn2Models = { files, placed };
   }

@@ -5,7 +5,7 @@ import { KotorResType } from '../../shared/formats/aurora/resource-types';
 import { readGff } from '../../shared/formats/aurora/gff-reader';
 import { readGitDoors, readGitPlaceables } from '../../shared/formats/aurora/nwn2-git';
 import { readAreTiles } from '../../shared/formats/aurora/nwn2-are';
-import { nwn2TileModelPieces } from '../../shared/bakers/nwn2/nwn2-model-context';
+import { nwn2TilePlacements } from '../../shared/bakers/nwn2/nwn2-model-context';
 import { readLyt } from '../../shared/formats/kotor/lyt-reader';
 import type { LytDocument } from '../../shared/formats/kotor/lyt-document';
 import { NAV_FORMAT, readNav } from '../../shared/formats/source/nav-reader';
@@ -14,12 +14,13 @@ import { MAX_FILE_BYTES } from '../../shared/ipc/contract';
 import type { GameId } from '../../shared/model/walkmesh';
 import type { ContextPlace } from '../../shared/views/level-context-assemble';
 import { FileAccessError, readBytes } from './file-access';
+import { findNwn2TerrainTextures } from './nwn2-terrain-texture-sources';
 import { openKotorModule, scanKotorGameFolder, type OpenedKotorModule } from './kotor-game-folder';
 import { contentHash } from './project/content-hash';
 import { kotorLayoutOfRoom, kotorRoomsOfLayout } from './project/kotor-room-layout';
 import { nwn2AreaFiles } from './project/nwn2-area-bake-source';
 import { ProjectGameResources } from './project/project-game-resources';
-import { projectPlaceableModels } from './project/project-placeable-models';
+import { projectPlaceableModels, projectTwoDa } from './project/project-placeable-models';
 import type { ProjectStore } from './project/project-store';
 import type { FileRecord } from './project/project-types';
 
@@ -43,7 +44,9 @@ export interface ContextPlan {
   bsp?: PlannedFile;
   kotorRooms?: { label: string; mdl: PlannedFile; mdx: PlannedFile | null; place: ContextPlace; wok?: PlannedFile; placeByWalkmesh?: boolean }[];
   nwn2Terrain?: PlannedFile;
-  nwn2Models?: { label: string; model: PlannedFile; place: ContextPlace }[];
+  /** The terrain textures its TRRN packets name, as found (nwn2-terrain-texture-sources.ts). */
+  nwn2TerrainTextures?: PlannedFile[];
+  nwn2Models?: { label: string; model: PlannedFile; place: ContextPlace; tile?: { metaTile: boolean } }[];
   skyrimPlugins?: PlannedFile[];
 }
 
@@ -253,27 +256,43 @@ async function planKotor(store: ProjectStore, record: FileRecord, plan: ContextP
 }
 
 /**
- * NWN2: the area's terrain and water from its TRN's own packets (else the TRX's), and the
- * models of the GIT's placeables and doors from the project's MDBs or the game folders, as
- * the bake finds them (placeables.2da, doortypes.2da / genericdoors.2da).
+ * NWN2: the area's terrain and water from its TRN's own packets (else the TRX's), the
+ * models of its ARE's interior tiles (tiles.2da / metatiles.2da), and the models of the
+ * GIT's placeables and doors, from the project's MDBs or the game folders, as the bake finds
+ * them (placeables.2da, doortypes.2da / genericdoors.2da).
  */
 async function planNwn2(store: ProjectStore, record: FileRecord, plan: ContextPlan): Promise<void> {
   const area = nwn2AreaFiles(store, record);
   const terrain = area.trn ?? area.trx ?? record;
   plan.nwn2Terrain = projectFile(store, terrain);
   plan.sources.push(`${terrain.module}/${terrain.name} (terrain and water packets)`);
-  // An interior's tiles: the ARE lists them, but how a tiles.2da row names its model is not known (nwn2-model-context.ts).
-  const are = store.listFiles({ module: record.module }).find((f) => f.kind === 'are' && f.area === record.area && stemOf(f.name).toLowerCase() === stemOf(record.name).toLowerCase());
-  if (are) {
-    try {
-      plan.gaps.push(...nwn2TileModelPieces(readAreTiles(readGff(store.loadCurrentBytes(are))), undefined, () => null).gaps);
-    } catch (e) {
-      if (!isMalformedInputError(e)) throw e;
-      plan.gaps.push({ what: are.name, why: e.message });
+  planNwn2TerrainTextures(store, terrain, plan);
+  const mdbs = new Map<string, FileRecord>();
+  for (const f of store.listFiles()) if (f.kind === 'mdb' || /\.mdb$/i.test(f.name)) if (!mdbs.has(stemOf(f.name).toLowerCase()) || f.module === record.module) mdbs.set(stemOf(f.name).toLowerCase(), f);
+  let game: ProjectGameResources | undefined;
+  const gameResources = () => (game ??= new ProjectGameResources(store));
+  const files = new Map<string, PlannedFile | null>();
+  const modelFile = (name: string): PlannedFile | null => {
+    const k = name.toLowerCase();
+    if (!files.has(k)) {
+      const f = mdbs.get(k);
+      let planned: PlannedFile | null = null;
+      if (f) planned = projectFile(store, f);
+      else {
+        const hit = gameResources().find(name, 'mdb');
+        if (hit) planned = bytesFile(`${name}.mdb`, hit.bytes);
+      }
+      files.set(k, planned);
     }
-  }
+    return files.get(k)!;
+  };
+  plan.nwn2Models = [];
+  // An interior's tiles: the ARE's TileList, named through tiles.2da / metatiles.2da (nwn2-model-context.ts).
+  const are = store.listFiles({ module: record.module }).find((f) => f.kind === 'are' && f.area === record.area && stemOf(f.name).toLowerCase() === stemOf(record.name).toLowerCase());
+  if (are) planNwn2Tiles(store, record.module, are, plan, modelFile, gameResources);
   if (!area.git) {
     plan.gaps.push({ what: 'placeables and doors', why: `the project holds no GIT of area ${record.area ?? stemOf(record.name)}` });
+    if (game?.unusable.length) for (const u of game.unusable) plan.gaps.push({ what: u.folder, why: u.reason });
     return;
   }
   let git;
@@ -286,26 +305,7 @@ async function planNwn2(store: ProjectStore, record: FileRecord, plan: ContextPl
   }
   plan.sources.push(`${area.git.module}/${area.git.name} (placeables and doors)`);
   const lookup = projectPlaceableModels(store, record.module);
-  const mdbs = new Map<string, FileRecord>();
-  for (const f of store.listFiles()) if (f.kind === 'mdb' || /\.mdb$/i.test(f.name)) if (!mdbs.has(stemOf(f.name).toLowerCase()) || f.module === record.module) mdbs.set(stemOf(f.name).toLowerCase(), f);
-  let game: ProjectGameResources | undefined;
-  const files = new Map<string, PlannedFile | null>();
-  const modelFile = (name: string): PlannedFile | null => {
-    const k = name.toLowerCase();
-    if (!files.has(k)) {
-      const f = mdbs.get(k);
-      let planned: PlannedFile | null = null;
-      if (f) planned = projectFile(store, f);
-      else {
-        const hit = (game ??= new ProjectGameResources(store)).find(name, 'mdb');
-        if (hit) planned = bytesFile(`${name}.mdb`, hit.bytes);
-      }
-      files.set(k, planned);
-    }
-    return files.get(k)!;
-  };
   const missing = new Map<string, number>();
-  plan.nwn2Models = [];
   const place = (label: string, modelName: string | undefined, p: { x: number; y: number; z: number; bearing: number; scale: { x: number; y: number; z: number } }, why: string) => {
     if (!modelName) {
       missing.set(why, (missing.get(why) ?? 0) + 1);
@@ -330,6 +330,45 @@ async function planNwn2(store: ProjectStore, record: FileRecord, plan: ContextPl
     plan.gaps.push({ what, why: `${n} placed object${n === 1 ? '' : 's'} use it; not in the project or its game folders` });
   }
   if (game?.unusable.length) for (const u of game.unusable) plan.gaps.push({ what: u.folder, why: u.reason });
+}
+
+/**
+ * The interior tiles of the area's ARE as placed models: each tile's model named by
+ * tiles.2da / metatiles.2da (the module's, else another project module's, else the game
+ * folders'), found like a placeable's MDB, placed at the tile centre and turned by its
+ * Orientation (nwn2-model-context.ts). A tile whose table, row or model is missing is a gap.
+ */
+function planNwn2Tiles(store: ProjectStore, module: string, are: FileRecord, plan: ContextPlan, modelFile: (name: string) => PlannedFile | null, gameResources: () => ProjectGameResources): void {
+  let tiles;
+  try {
+    tiles = readAreTiles(readGff(store.loadCurrentBytes(are)));
+  } catch (e) {
+    if (!isMalformedInputError(e)) throw e;
+    plan.gaps.push({ what: are.name, why: e.message });
+    return;
+  }
+  if (tiles.length === 0) return;
+  const twoDa = projectTwoDa(store, module, gameResources);
+  const tables = { tiles: twoDa('tiles'), metatiles: tiles.some((t) => t.metaTile !== 0) ? twoDa('metatiles') : undefined };
+  const { placed, gaps } = nwn2TilePlacements(tiles, tables);
+  plan.gaps.push(...gaps);
+  const missing = new Map<string, number>();
+  for (const t of placed) {
+    const model = modelFile(t.modelName);
+    if (!model) missing.set(t.modelName, (missing.get(t.modelName) ?? 0) + 1);
+    else plan.nwn2Models!.push({ label: t.label, model, place: { x: t.place.x, y: t.place.y, z: t.place.z, bearing: t.place.bearing }, tile: { metaTile: t.metaTile } });
+  }
+  for (const [name, n] of missing) plan.gaps.push({ what: `${name}.mdb`, why: `${n} tile${n === 1 ? '' : 's'} of ${are.name} use it; not in the project or its game folders` });
+  if (placed.length > 0) plan.sources.push(`${are.module}/${are.name} (${tiles.length} interior tile${tiles.length === 1 ? '' : 's'}, by tiles.2da)`);
+}
+
+/** The textures the terrain's megatiles name, found as the game finds them; the missing ones are a gap. */
+function planNwn2TerrainTextures(store: ProjectStore, terrain: FileRecord, plan: ContextPlan): void {
+  const { found, gaps } = findNwn2TerrainTextures(store, terrain, store.loadCurrentBytes(terrain));
+  plan.gaps.push(...gaps);
+  if (found.length === 0) return;
+  plan.nwn2TerrainTextures = found.map((t) => bytesFile(t.name, t.bytes));
+  plan.sources.push(`${found.length} terrain texture${found.length === 1 ? '' : 's'} (${found.map((t) => t.from).join(', ')})`);
 }
 
 /** Skyrim: the plugin (its LAND and placed references) and the project's masters, masters first. */
@@ -357,6 +396,7 @@ export function planIdentities(plan: ContextPlan): { name: string; sha256: strin
   };
   add('bsp', plan.bsp);
   add('terrain', plan.nwn2Terrain);
+  plan.nwn2TerrainTextures?.forEach((t, i) => add(`texture${i}`, t));
   plan.kotorRooms?.forEach((r, i) => {
     add(`room${i}`, r.mdl);
     add(`room${i}x`, r.mdx);
@@ -365,7 +405,7 @@ export function planIdentities(plan: ContextPlan): { name: string; sha256: strin
   });
   plan.skyrimPlugins?.forEach((p, i) => add(`plugin${i}`, p));
   if (plan.nwn2Models) {
-    const placed = plan.nwn2Models.map((m) => [m.label, m.model.identity, m.place]);
+    const placed = plan.nwn2Models.map((m) => [m.label, m.model.identity, m.place, m.tile ?? null]);
     out.push({ name: 'placed models', sha256: contentHash(new TextEncoder().encode(JSON.stringify(placed))) });
   }
   out.push({ name: 'gaps', sha256: contentHash(new TextEncoder().encode(JSON.stringify(plan.gaps))) });

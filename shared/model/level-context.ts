@@ -21,7 +21,23 @@ export interface LevelContextPiece {
   /** Index into `surfaces` per triangle (texture or material name), when the source names them. */
   faceSurface?: Uint16Array;
   surfaces?: string[];
+  /** u, v per vertex into `texture` (0..1, v = 0 at the image's first row). */
+  uvs?: Float32Array;
+  /** The piece's own image (NWN2: a megatile's terrain textures blended), RGBA rows; drawn with `uvs`. */
+  texture?: LevelContextTexture;
 }
+
+export interface LevelContextTexture {
+  width: number;
+  height: number;
+  /** r, g, b, a per pixel (0–255), row by row. */
+  rgba: Uint8Array;
+  /** What it shows, for the designer: the texture names. */
+  name: string;
+}
+
+/** The largest side of a piece's image (a megatile's is 128): bounds what a cached or sent context may make the page upload. */
+export const MAX_CONTEXT_TEXTURE_SIDE = 2048;
 
 /** Something the context wanted and could not read, named for the designer. */
 export interface LevelContextGap {
@@ -62,5 +78,15 @@ export function checkLevelContextPiece(piece: LevelContextPiece): void {
     if (piece.faceSurface.length !== triangles.length / 3) throw new RangeError(`${label}: ${piece.faceSurface.length} surfaces for ${triangles.length / 3} triangles`);
     const names = piece.surfaces?.length ?? 0;
     for (const s of piece.faceSurface) if (s >= names) throw new RangeError(`${label}: surface ${s} of ${names} names`);
+  }
+  if (piece.uvs && !(piece.uvs instanceof Float32Array)) throw new RangeError(`${label}: UVs are not a Float32Array`);
+  if (piece.uvs && piece.uvs.length !== vertices * 2) throw new RangeError(`${label}: ${piece.uvs.length} UV floats for ${vertices} vertices`);
+  if (piece.texture) {
+    const { width, height, rgba, name } = piece.texture;
+    if (!piece.uvs) throw new RangeError(`${label}: a texture without UVs`);
+    if (typeof name !== 'string') throw new RangeError(`${label}: texture name is not a string`);
+    const side = (n: unknown) => Number.isInteger(n) && (n as number) >= 1 && (n as number) <= MAX_CONTEXT_TEXTURE_SIDE;
+    if (!side(width) || !side(height)) throw new RangeError(`${label}: texture of ${String(width)} × ${String(height)} pixels (1 to ${MAX_CONTEXT_TEXTURE_SIDE} a side)`);
+    if (!(rgba instanceof Uint8Array) || rgba.length !== width * height * 4) throw new RangeError(`${label}: ${rgba instanceof Uint8Array ? rgba.length : 'no'} texture bytes for ${width} × ${height} pixels`);
   }
 }

@@ -41,10 +41,11 @@ export interface KotorRoomModelInput {
   placeByWalkmesh?: boolean;
 }
 
-/** Models placed by the area (NWN2 GIT placeables and doors): each file once, placed many times. */
+/** Models placed by the area (NWN2 GIT placeables and doors, ARE tiles): each file once, placed many times. */
 export interface PlacedModelsInput {
   files: ContextBytes[];
-  placed: { label: string; file: number; place: ContextPlace }[];
+  /** `tile`: an interior tile's model (ARE TileList), placed by the tile rule of nwn2-model-context.ts. */
+  placed: { label: string; file: number; place: ContextPlace; tile?: { metaTile: boolean } }[];
 }
 
 export interface LevelContextInput {
@@ -54,6 +55,8 @@ export interface LevelContextInput {
   kotorRooms?: KotorRoomModelInput[];
   /** NWN2: the TRN or TRX whose TRRN (terrain) and WATR (water) packets are drawn. */
   nwn2Terrain?: ContextBytes;
+  /** NWN2: the terrain textures its TRRN packets name that the services found (`tt_grass01.dds`), each once. */
+  nwn2TerrainTextures?: ContextBytes[];
   nwn2Models?: PlacedModelsInput;
   /** Skyrim: the plugin, its masters (in load order), and the navmesh's cell. */
   skyrimPlugins?: ContextBytes[];
@@ -70,7 +73,7 @@ export interface LevelContextInput {
 export interface LevelContextReaders {
   bsp?(bytes: Uint8Array, name: string): LevelContextPiece[];
   kotorRoom?(room: KotorRoomModelInput): { pieces: LevelContextPiece[]; gaps: LevelContextGap[] };
-  nwn2Terrain?(bytes: Uint8Array, name: string): { pieces: LevelContextPiece[]; gaps: LevelContextGap[] };
+  nwn2Terrain?(bytes: Uint8Array, name: string, textures: readonly ContextBytes[]): { pieces: LevelContextPiece[]; gaps: LevelContextGap[] };
   nwn2Models?(models: PlacedModelsInput): { pieces: LevelContextPiece[]; gaps: LevelContextGap[] };
   skyrim?(plugins: readonly ContextBytes[], cell: number | undefined): { pieces: LevelContextPiece[]; gaps: LevelContextGap[] };
 }
@@ -97,7 +100,7 @@ export function assembleLevelContext(input: LevelContextInput, readers: LevelCon
   for (const room of input.kotorRooms ?? []) {
     steps.push({ stage: `room model ${room.mdl.name}`, what: room.mdl.name, missing: 'no KotOR model reader in this build', run: readers.kotorRoom && (() => readers.kotorRoom!(room)) });
   }
-  if (nwn2Terrain) steps.push({ stage: `terrain of ${nwn2Terrain.name}`, what: nwn2Terrain.name, missing: 'no NWN2 terrain reader in this build', run: readers.nwn2Terrain && (() => readers.nwn2Terrain!(nwn2Terrain.bytes, nwn2Terrain.name)) });
+  if (nwn2Terrain) steps.push({ stage: `terrain of ${nwn2Terrain.name}`, what: nwn2Terrain.name, missing: 'no NWN2 terrain reader in this build', run: readers.nwn2Terrain && (() => readers.nwn2Terrain!(nwn2Terrain.bytes, nwn2Terrain.name, input.nwn2TerrainTextures ?? [])) });
   const models = input.nwn2Models;
   if (models && models.placed.length > 0) {
     const what = `${models.files.length} placed model${models.files.length === 1 ? '' : 's'}`;

@@ -1,4 +1,8 @@
+import { isMalformedInputError } from '../binary/malformed-input-error';
 import type { FormatEnvironment } from '../formats/format-environment';
+import { readDds } from '../formats/images/dds-reader';
+import type { RgbaImage } from '../formats/images/rgba-image';
+import { readTga } from '../formats/images/tga-reader';
 import { floatsOf } from '../formats/kotor/bwm-document';
 import { readBwm } from '../formats/kotor/bwm-reader';
 import { walkmeshNodeOf, type KotorModel } from '../formats/kotor/mdl-document';
@@ -110,8 +114,15 @@ function kotorRoom(room: KotorRoomModelInput): ReturnType<NonNullable<LevelConte
 function nwn2Models(models: PlacedModelsInput): ReturnType<NonNullable<LevelContextReaders['nwn2Models']>> {
   const stem = (name: string) => name.replace(/\.[^.]*$/, '');
   const byName = new Map(models.files.map((f) => [stem(f.name).toLowerCase(), f.bytes]));
+  const tiles = models.placed.filter((q) => q.tile);
   return nwn2PlacedModelPieces({
-    placeables: models.placed.map((q, index) => ({
+    tiles: tiles.map((q, index) => ({
+      label: q.label,
+      modelName: models.files[q.file] ? stem(models.files[q.file]!.name) : '',
+      place: { index, x: q.place.x, y: q.place.y, z: q.place.z, bearing: q.place.bearing, scale: { x: 1, y: 1, z: 1 } },
+      metaTile: q.tile!.metaTile,
+    })),
+    placeables: models.placed.filter((q) => !q.tile).map((q, index) => ({
       index,
       templateResRef: undefined,
       tag: q.label,
@@ -130,6 +141,27 @@ function nwn2Models(models: PlacedModelsInput): ReturnType<NonNullable<LevelCont
 }
 
 /**
+ * NWN2 terrain textures by lower-case name: DDS or TGA by their extension. One that does
+ * not decode (a compression the reader refuses, a damaged file) is a gap naming it and its
+ * field; the megatiles using it draw its TRRN colour there instead.
+ */
+function decodeTerrainTextures(files: readonly ContextBytes[]): { images: Map<string, RgbaImage>; gaps: LevelContextGap[] } {
+  const images = new Map<string, RgbaImage>();
+  const gaps: LevelContextGap[] = [];
+  for (const f of files) {
+    const stem = f.name.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '').toLowerCase();
+    if (images.has(stem)) continue;
+    try {
+      images.set(stem, /\.tga$/i.test(f.name) ? readTga(f.bytes, f.name) : readDds(f.bytes, f.name));
+    } catch (e) {
+      if (!isMalformedInputError(e)) throw e;
+      gaps.push({ what: f.name, why: `the terrain texture does not decode: ${e.message}` });
+    }
+  }
+  return { images, gaps };
+}
+
+/**
  * The format readers the level context is read with (issue 19), one per source kind: each
  * turns a file's bytes into pieces in the walkmesh's world space.
  */
@@ -138,9 +170,10 @@ export function levelContextReaders(env: FormatEnvironment): LevelContextReaders
     bsp: (bytes, name) => bspLevelContextPieces(readBsp(bytes, name)),
     kotorRoom,
     nwn2Models,
-    nwn2Terrain: (bytes) => {
-      const c = nwn2TerrainContext(readTrx(bytes, env));
-      return { pieces: c.pieces, gaps: c.gaps };
+    nwn2Terrain: (bytes, _name, textures) => {
+      const decoded = decodeTerrainTextures(textures);
+      const c = nwn2TerrainContext(readTrx(bytes, env), { textures: decoded.images });
+      return { pieces: c.pieces, gaps: [...decoded.gaps, ...c.gaps] };
     },
     skyrim: (files) => skyrimContext(files, env),
   };

@@ -7,9 +7,10 @@ import { navTarget } from './targets/nav-target';
 import { bspTarget } from './targets/bsp-target';
 import { projectTarget } from './targets/project-target';
 import { zipTarget } from './targets/zip-target';
+import { ddsTarget, tgaTarget } from './targets/image-targets';
 
 /** Every format target: what `npm run fuzz -- all` runs. */
-export const formatTargets: readonly FuzzTarget<unknown>[] = [navTarget, trxTarget, aswmTarget, mdbTarget, bwmTarget, mdlTarget, pluginTarget, nvnmTarget, gffTarget, erfTarget, zipTarget, projectTarget, landTarget, mdbMeshTarget, trrnContextTarget, bspTarget];
+export const formatTargets: readonly FuzzTarget<unknown>[] = [navTarget, trxTarget, aswmTarget, mdbTarget, bwmTarget, mdlTarget, pluginTarget, nvnmTarget, gffTarget, erfTarget, zipTarget, projectTarget, landTarget, mdbMeshTarget, trrnContextTarget, bspTarget, ddsTarget, tgaTarget];
 
 /** Every target `npm run fuzz -- <name>` knows (the canary is the fuzzer's self-test, not a format). */
 export const fuzzTargets: readonly FuzzTarget<unknown>[] = [...formatTargets, canaryTarget];

@@ -27,34 +27,7 @@ export function projectPlaceableModels(store: ProjectStore, module: string): Pla
   // The game folders are opened (listed) only when the project lacks something.
   let game: ProjectGameResources | undefined;
   const gameResources = () => (game ??= new ProjectGameResources(store));
-  const tableCache = new Map<string, TwoDaTable | undefined>();
-  /** A game table by name: the module's own first, then any other module's (a shared 2DA module), then the game folders'. */
-  const twoDa = (name: string): TwoDaTable | undefined => {
-    if (tableCache.has(name)) return tableCache.get(name);
-    const file = `${name}.2da`;
-    const candidates = files.filter((f) => f.kind === '2da' && f.name.toLowerCase() === file).sort((a, b) => Number(b.module === module) - Number(a.module === module));
-    let found: TwoDaTable | undefined;
-    for (const t of candidates) {
-      try {
-        found = readTwoDaText(store.loadCurrentBytes(t));
-        break;
-      } catch (e) {
-        if (!isMalformedInputError(e)) throw e;
-      }
-    }
-    if (!found) {
-      const hit = gameResources().find(name, '2da');
-      if (hit) {
-        try {
-          found = readTwoDaText(hit.bytes);
-        } catch (e) {
-          if (!isMalformedInputError(e)) throw e;
-        }
-      }
-    }
-    tableCache.set(name, found);
-    return found;
-  };
+  const twoDa = projectTwoDa(store, module, gameResources);
   const table = twoDa('placeables');
   const mdbs = new Map<string, FileRecord>();
   for (const f of files) if (f.kind === 'mdb' || /\.mdb$/i.test(f.name)) if (!mdbs.has(key(f.name)) || f.module === module) mdbs.set(key(f.name), f);
@@ -95,6 +68,47 @@ export function projectPlaceableModels(store: ProjectStore, module: string): Pla
     return { ...found, ...(m ? { model: m } : {}), ...(found.modelName && !m ? { reason: `model ${found.modelName} is not in the project or its game folders` } : {}) };
   };
   return lookup;
+}
+
+/**
+ * A game table by name as the bake finds it: the module's own `2da` file first, then any
+ * other module's (a shared 2DA module), then the project's game folders' (override, Data
+ * zips). Each table is read once; one that does not read counts as absent.
+ */
+export function projectTwoDa(store: ProjectStore, module: string, gameResources: () => ProjectGameResources = lazyGameResources(store)): (name: string) => TwoDaTable | undefined {
+  const files = store.listFiles();
+  const tableCache = new Map<string, TwoDaTable | undefined>();
+  return (name: string): TwoDaTable | undefined => {
+    if (tableCache.has(name)) return tableCache.get(name);
+    const file = `${name}.2da`;
+    const candidates = files.filter((f) => f.kind === '2da' && f.name.toLowerCase() === file).sort((a, b) => Number(b.module === module) - Number(a.module === module));
+    let found: TwoDaTable | undefined;
+    for (const t of candidates) {
+      try {
+        found = readTwoDaText(store.loadCurrentBytes(t));
+        break;
+      } catch (e) {
+        if (!isMalformedInputError(e)) throw e;
+      }
+    }
+    if (!found) {
+      const hit = gameResources().find(name, '2da');
+      if (hit) {
+        try {
+          found = readTwoDaText(hit.bytes);
+        } catch (e) {
+          if (!isMalformedInputError(e)) throw e;
+        }
+      }
+    }
+    tableCache.set(name, found);
+    return found;
+  };
+}
+
+function lazyGameResources(store: ProjectStore): () => ProjectGameResources {
+  let game: ProjectGameResources | undefined;
+  return () => (game ??= new ProjectGameResources(store));
 }
 
 function key(fileName: string): string {

@@ -36,6 +36,8 @@ export interface Nwn2PlacedModelsInput {
   resolve: Nwn2ModelResolve;
   /** Leave out placeables with IsWalkable set (rugs, chairs; default false: draw them). */
   skipWalkThrough?: boolean;
+  /** Interior tiles' models (nwn2TilePlacements), drawn as 'room' pieces. */
+  tiles?: readonly Nwn2PlacedTile[];
 }
 
 /** placeables.2da's `NWN2_ModelName` of a row, as the bake's model resolver reads it (electron/services/nwn2-model-resolver.ts). */
@@ -70,8 +72,11 @@ class ModelCache {
   }
 }
 
-/** One piece of a model's meshes placed like a GIT object (the bake's transform). */
-export function placeModelMeshes(meshes: readonly MdbMesh[], at: PlacedObject, label: string): LevelContextPiece {
+/**
+ * One piece of a model's meshes placed like a GIT object (the bake's transform); the
+ * meshes `unturned` picks are moved and scaled but not turned (a tile's floors).
+ */
+export function placeModelMeshes(meshes: readonly MdbMesh[], at: PlacedObject, label: string, unturned?: (m: MdbMesh) => boolean): LevelContextPiece {
   let nv = 0;
   let nt = 0;
   for (const m of meshes) {
@@ -82,12 +87,15 @@ export function placeModelMeshes(meshes: readonly MdbMesh[], at: PlacedObject, l
   const triangles = new Uint32Array(nt * 3);
   const faceSurface = new Uint16Array(nt);
   const surfaces: string[] = [];
-  const cos = Math.cos(at.bearing);
-  const sin = Math.sin(at.bearing);
+  const cosB = Math.cos(at.bearing);
+  const sinB = Math.sin(at.bearing);
   let v0 = 0;
   let t0 = 0;
   for (const m of meshes) {
     const V = m.positions.length / 3;
+    const turn = !unturned?.(m);
+    const cos = turn ? cosB : 1;
+    const sin = turn ? sinB : 0;
     for (let v = 0; v < V; v++) {
       const lx = m.positions[v * 3]! * at.scale.x;
       const ly = m.positions[v * 3 + 1]! * at.scale.y;
@@ -165,57 +173,115 @@ export function nwn2PlacedModelPieces(input: Nwn2PlacedModelsInput): { pieces: L
     if ('why' in m) gaps.add(what, m.why);
     else pieces.push(placeModelMeshes(m.meshes, d, `door ${n.modelName} #${d.index}`));
   }
+  for (const t of input.tiles ?? []) {
+    const m = cache.get(t.modelName);
+    if ('why' in m) gaps.add(t.label, m.why);
+    else pieces.push(placeTileModelMeshes(m.meshes, t));
+  }
   return { pieces, gaps: gaps.list() };
 }
 
 /**
- * The interior tiles' models placed by the ARE's TileList.
+ * The interior tiles' models placed by the ARE's TileList (issue 19).
  *
- * What is not known from the fixtures (no tiles.2da, no tile MDB and no tileset file
- * among them): how a tile's `Appearance` (a tiles.2da row) and `Variation` name its MDB,
- * and which way `Orientation` turns. So the caller gives the model name (`tileModelName`,
- * e.g. from a tiles.2da column it knows); without one every tile is a single gap saying
- * so. Placement as decided here: the model's origin at the tile's `Position` (the tile
- * centre, spec §8), turned counter-clockwise by `Orientation` quarter turns.
+ * The rule, from xoreos/xoreos `src/engines/nwn2/area.cpp` (Area::loadTile and
+ * Area::loadTileModels), which loads NWN2 interiors:
+ * - a tile (`MetaTile` 0) is row `Appearance` of tiles.2da; its model is
+ *   `tl_<TileSet>_<Tile_Type>_<Variation + 1, two digits>` (e.g. `tl_SI_CCCC_01`);
+ * - a meta tile (`MetaTile` 1, several tiles' space) is row `Appearance` of metatiles.2da;
+ *   its model is `tl_<TileSet>_<Name>`;
+ * - the model stands at `Position` (the tile centre) and is turned by `Orientation`
+ *   quarter turns clockwise seen from above (xoreos turns it by -90° per step about +Z,
+ *   where a placeable's Bearing turns it by +Bearing): `tileBearing`;
+ * - the floor meshes of a plain tile (mesh names ending in `_F`) are not turned (xoreos:
+ *   "rotate static floors back"), so a tile's floor keeps its texture's direction.
+ * Corroborated by the NWN2 wiki "Tileset creation" page (nwn2.fandom.com: tiles.2da columns
+ * LABEL STRING_REF TILESET TILE_TYPE VARIATIONS, e.g. `SI CCCC 1`), the Bioware forum "Modding
+ * tips" thread (tile parts named `TL_XX_YYYY_##`, ## the variant from 01), and
+ * ALandFarAway/ALFA-Base-Resources `alfa_placeables4.hak/README_Tile_variants.txt` (models
+ * `TL_SI_DDCC_02`, ...). The direction was checked on the fixtures' interiors: in 4 areas
+ * (Kaedrin's db_templemaiden_int, enter world, fh_settlement, md_fancy fox fashions_rlg),
+ * 53 of 53 pairs of tiles of one row and variation at different orientations have TRN
+ * walkmeshes that are each other turned clockwise by the orientation difference about the
+ * tile centre, none counter-clockwise; the cave area's irregular tiles (harper's hill cave)
+ * gave 3 clockwise, 8 counter-clockwise and 566 pairs matching neither way or both, so it
+ * is no evidence either way (tests: test/unit/nwn2/nwn2-tile-models.test.ts).
  */
-export function nwn2TileModelPieces(
-  tiles: readonly AreTile[],
-  tileModelName: ((tile: AreTile) => string | undefined) | undefined,
-  resolve: Nwn2ModelResolve,
-): { pieces: LevelContextPiece[]; gaps: LevelContextGap[] } {
-  if (tiles.length === 0) return { pieces: [], gaps: [] };
-  if (!tileModelName) {
-    const rows = [...new Set(tiles.map((t) => t.appearance))].sort((a, b) => a - b);
-    return {
-      pieces: [],
-      gaps: [{
-        what: `${tiles.length} interior tile model(s) (tiles.2da rows ${rows.slice(0, 8).join(', ')}${rows.length > 8 ? ', …' : ''})`,
-        why: 'the rule naming a tile\'s model from its tiles.2da row and variation is not known to Walkbench, so tiles are not drawn',
-      }],
-    };
+export interface Nwn2TileTables {
+  /** tiles.2da, when the module, its haks, the override or the install's Data has it. */
+  tiles?: TwoDaTable;
+  /** metatiles.2da, likewise. */
+  metatiles?: TwoDaTable;
+}
+
+/** The model a tile names by the xoreos rule above, or why it names none. */
+export function nwn2TileModelName(tile: AreTile, tables: Nwn2TileTables): { modelName: string } | { why: string } {
+  if (tile.metaTile !== 0) {
+    if (!tables.metatiles) return { why: 'metatiles.2da is not in the module, its haks, the override or the install\'s Data, so meta tiles name no model' };
+    const set = tables.metatiles.cell(tile.appearance, 'TileSet')?.trim();
+    const name = tables.metatiles.cell(tile.appearance, 'Name')?.trim();
+    if (tile.appearance < 0 || tile.appearance >= tables.metatiles.rowCount) return { why: `metatiles.2da has no row ${tile.appearance} (it has ${tables.metatiles.rowCount})` };
+    if (!set || !name) return { why: `metatiles.2da row ${tile.appearance} has no ${set ? 'Name' : 'TileSet'}` };
+    return { modelName: `tl_${set}_${name}` };
   }
-  const cache = new ModelCache(resolve);
-  const pieces: LevelContextPiece[] = [];
+  if (!tables.tiles) return { why: 'tiles.2da is not in the module, its haks, the override or the install\'s Data, so tiles name no model' };
+  if (tile.appearance < 0 || tile.appearance >= tables.tiles.rowCount) return { why: `tiles.2da has no row ${tile.appearance} (it has ${tables.tiles.rowCount})` };
+  const set = tables.tiles.cell(tile.appearance, 'TileSet')?.trim();
+  const type = tables.tiles.cell(tile.appearance, 'Tile_Type')?.trim();
+  if (!set || !type) return { why: `tiles.2da row ${tile.appearance} has no ${set ? 'Tile_Type' : 'TileSet'}` };
+  if (!Number.isInteger(tile.variation) || tile.variation < 0) return { why: `its Variation ${tile.variation} is negative` };
+  return { modelName: `tl_${set}_${type}_${String(tile.variation + 1).padStart(2, '0')}` };
+}
+
+/** A tile's turn about +Z in radians (counter-clockwise positive, as a Bearing): `Orientation` quarter turns clockwise. */
+export function tileBearing(orientation: number): number {
+  return orientation === 0 ? 0 : (-orientation * Math.PI) / 2;
+}
+
+/** A tile model placed by nwn2PlacedModelPieces (the services find its file; the reader places it). */
+export interface Nwn2PlacedTile {
+  label: string;
+  modelName: string;
+  /** Position = the tile's; bearing = tileBearing(Orientation); scale 1. */
+  place: PlacedObject;
+  /** Meta tiles turn their floors with the rest of the model. */
+  metaTile: boolean;
+}
+
+/** The plain tile's floor meshes, which stay unturned (xoreos). */
+function isTileFloor(m: MdbMesh): boolean {
+  return /_f$/i.test(m.name);
+}
+
+/** A tile's model placed: the model turned about the tile centre, its floors (plain tiles) not turned. */
+export function placeTileModelMeshes(meshes: readonly MdbMesh[], tile: Nwn2PlacedTile): LevelContextPiece {
+  return { ...placeModelMeshes(meshes, tile.place, tile.label, tile.metaTile ? undefined : isTileFloor), kind: 'room' };
+}
+
+/** The tiles of an ARE, named by the tables and placed by the rule above; what cannot be named is a gap. */
+export function nwn2TilePlacements(tiles: readonly AreTile[], tables: Nwn2TileTables): { placed: (Nwn2PlacedTile & { tile: AreTile })[]; gaps: LevelContextGap[] } {
+  const placed: (Nwn2PlacedTile & { tile: AreTile })[] = [];
   const gaps = new Gaps();
   for (const t of tiles) {
-    const what = `tile #${t.index}`;
-    const name = tileModelName(t);
-    if (!name) {
-      gaps.add(what, `tiles.2da row ${t.appearance} (variation ${t.variation}) names no model`);
+    const what = `${t.metaTile !== 0 ? 'meta tile' : 'tile'} #${t.index} (${t.metaTile !== 0 ? 'metatiles' : 'tiles'}.2da row ${t.appearance})`;
+    const named = nwn2TileModelName(t, tables);
+    if ('why' in named) {
+      gaps.add(what, named.why);
       continue;
     }
-    if (!t.position.every(Number.isFinite)) {
-      gaps.add(what, 'its position is not a finite number');
+    if (!t.position.every(Number.isFinite) || !Number.isInteger(t.orientation)) {
+      gaps.add(what, 'its Position is not a finite number or its Orientation not a whole number of quarter turns');
       continue;
     }
-    const m = cache.get(name);
-    if ('why' in m) {
-      gaps.add(what, m.why);
-      continue;
-    }
-    const at: PlacedObject = { index: t.index, x: t.position[0], y: t.position[1], z: t.position[2], bearing: (t.orientation * Math.PI) / 2, scale: { x: 1, y: 1, z: 1 } };
-    const piece = placeModelMeshes(m.meshes, at, `tile ${name} #${t.index}`);
-    pieces.push({ ...piece, kind: 'room' });
+    const place: PlacedObject = { index: t.index, x: t.position[0], y: t.position[1], z: t.position[2], bearing: tileBearing(t.orientation), scale: { x: 1, y: 1, z: 1 } };
+    placed.push({ tile: t, label: `tile ${named.modelName} #${t.index}`, modelName: named.modelName, place, metaTile: t.metaTile !== 0 });
   }
-  return { pieces, gaps: gaps.list() };
+  return { placed, gaps: gaps.list() };
+}
+
+/** The interior tiles' models of an ARE drawn as 'room' pieces, and what could not be drawn. */
+export function nwn2TileModelPieces(tiles: readonly AreTile[], tables: Nwn2TileTables, resolve: Nwn2ModelResolve): { pieces: LevelContextPiece[]; gaps: LevelContextGap[] } {
+  const { placed, gaps } = nwn2TilePlacements(tiles, tables);
+  const drawn = nwn2PlacedModelPieces({ placeables: [], tiles: placed, placeableModelName: () => undefined, resolve });
+  return { pieces: drawn.pieces, gaps: [...gaps, ...drawn.gaps] };
 }

@@ -1,5 +1,7 @@
 import type { LevelContext, LevelContextGap, LevelContextPiece } from '../../model/level-context';
+import type { RgbaImage } from '../images/rgba-image';
 import { readBlendMap, sampleBlendMap, type BlendMap } from './blend-map';
+import { composeMegatileTexture, shrinkTexture, textureRepeats, tileSideFor } from './terrain-texture-compose';
 import type { TrxDocument } from './trx-document';
 import type { TrrnPayload } from './trrn-packet';
 import type { WatrPayload } from './watr-packet';
@@ -25,6 +27,14 @@ import type { WatrPayload } from './watr-packet';
 export interface Nwn2TerrainOptions {
   /** Leave out the colours (cheaper for a huge exterior). */
   colours?: boolean;
+  /**
+   * The terrain textures found in the designer's files, by lower-case name (decoded DDS or
+   * TGA). With any, each megatile also gets an image of its textures blended by its blend
+   * maps and a UV per vertex (terrain-texture-compose.ts); a texture the megatile names that
+   * is not here is drawn as a flat tile of its TRRN colour (the designer was told it is
+   * missing). A megatile none of whose textures is here keeps its colours only.
+   */
+  textures?: ReadonlyMap<string, RgbaImage>;
 }
 
 const LIGHT = (() => {
@@ -42,11 +52,14 @@ export function nwn2TerrainContext(doc: TrxDocument, options: Nwn2TerrainOptions
   const pieces: LevelContextPiece[] = [];
   const gaps: LevelContextGap[] = [];
   let terrain = 0;
+  const shrunk = new Map<string, RgbaImage>();
+  const textures = options.textures && options.textures.size > 0 ? { images: options.textures, shrunk } : undefined;
   doc.packets.forEach((p, i) => {
     if (p.kind === 'trrn') {
       if (!p.trrn) gaps.push({ what: `TRRN packet #${i}`, why: `it does not parse: ${p.parseError ?? 'unknown error'}` });
       else {
         const piece = terrainPiece(p.trrn, `terrain megatile ${terrain}`, options.colours !== false);
+        if (piece && textures) addTexture(piece, p.trrn, textures);
         if (piece) pieces.push(piece);
         else gaps.push({ what: `TRRN packet #${i}`, why: 'its triangles use vertices it does not have' });
       }
@@ -76,6 +89,48 @@ function terrainPiece(t: TrrnPayload, label: string, withColours: boolean): Leve
   const surfaces = t.textureNames.map((n, i) => n || `texture ${i}`);
   if (!withColours) return { label, kind: 'terrain', positions, triangles };
   return { label, kind: 'terrain', positions, triangles, vertexColours: blendColours(t), surfaces, faceSurface: dominantTexture(t, triangles) };
+}
+
+/**
+ * The megatile's composed image and a UV per vertex: its place in the megatile's x/y box,
+ * the frame the image (and the blend maps) span.
+ */
+function addTexture(piece: LevelContextPiece, t: TrrnPayload, textures: { images: ReadonlyMap<string, RgbaImage>; shrunk: Map<string, RgbaImage> }): void {
+  const names = t.textureNames.map((n) => n.trim().toLowerCase());
+  if (!names.some((n) => n && textures.images.has(n))) return;
+  const repeats = textureRepeats(t);
+  const side = tileSideFor(repeats);
+  const tiles = names.map((n, k) => {
+    if (!n) return undefined;
+    const image = textures.images.get(n);
+    const key = image ? `${n}|${side}` : `colour:${k}|${t.textureColours.subarray(k * 3, k * 3 + 3).join(',')}|${side}`;
+    let tile = textures.shrunk.get(key);
+    if (!tile) {
+      tile = image ? shrinkTexture(image, side) : flatTile(t.textureColours, k, side);
+      textures.shrunk.set(key, tile);
+    }
+    return tile;
+  });
+  const image = composeMegatileTexture({ tiles, blendA: readBlendMap(t.ddsA), blendB: readBlendMap(t.ddsB), repeats });
+  const [x0, y0, x1, y1] = boxOf(t.positions);
+  const sx = x1 > x0 ? 1 / (x1 - x0) : 0;
+  const sy = y1 > y0 ? 1 / (y1 - y0) : 0;
+  const nv = t.positions.length / 3;
+  const uvs = new Float32Array(nv * 2);
+  for (let v = 0; v < nv; v++) {
+    uvs[v * 2] = (t.positions[v * 3]! - x0) * sx;
+    uvs[v * 2 + 1] = (t.positions[v * 3 + 1]! - y0) * sy;
+  }
+  piece.uvs = uvs;
+  piece.texture = { width: image.width, height: image.height, rgba: image.rgba, name: names.filter((n) => n).join(', ') };
+}
+
+/** A texture the install lacks, as a flat tile of the colour the TRRN header gives it. */
+function flatTile(colours: Float32Array, k: number, side: number): RgbaImage {
+  const rgba = new Uint8Array(side * side * 4);
+  const c = [0, 1, 2].map((i) => Math.round(255 * clamp01(colours[k * 3 + i]!)));
+  for (let p = 0; p < side * side; p++) rgba.set([c[0]!, c[1]!, c[2]!, 255], p * 4);
+  return { width: side, height: side, rgba };
 }
 
 /** The megatile's x/y box, for the blend-map coordinates. */

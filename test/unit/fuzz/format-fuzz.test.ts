@@ -9,6 +9,7 @@ import { landTarget, mdbMeshTarget, trrnContextTarget } from '../../fuzz/targets
 import { mdlTarget } from '../../fuzz/targets/mdl-target';
 import { navTarget } from '../../fuzz/targets/nav-target';
 import { zipTarget } from '../../fuzz/targets/zip-target';
+import { ddsTarget, tgaTarget } from '../../fuzz/targets/image-targets';
 
 /**
  * A short in-process run per reader (the long runs are `npm run fuzz -- <target>` and
@@ -37,6 +38,8 @@ const runs = [
   [trrnContextTarget, 100, 2_000_000, true],
   // Each run reads the whole 540 KB plugin with its LAND: few iterations here, the long run is `npm run fuzz -- land`.
   [landTarget, 60, 600_000, true],
+  [ddsTarget, 200, 100_000, true],
+  [tgaTarget, 200, 100_000, true],
 ] as const;
 
 // Fuzzed in a test of their own: project files are SQLite databases, opened from disk.

@@ -161,16 +161,19 @@ describe('NWN2 placed model pieces', () => {
     expect(gaps.length > 0).toBe(named.length < doors.length);
   });
 
-  it('reports the interior tiles as one gap while the tile-model rule is unknown, and places them when given', () => {
+  it('reports the interior tiles as one gap without tiles.2da, and places their models with it', () => {
     const tiles = readAreTiles(readGff(readFixture(fixture('mordmansion/CSLMordMansion.ARE'))));
     expect(tiles).toHaveLength(36);
-    const none = nwn2TileModelPieces(tiles, undefined, () => null);
+    const none = nwn2TileModelPieces(tiles, {}, () => null);
     expect(none.pieces).toEqual([]);
     expect(none.gaps).toHaveLength(1);
-    expect(none.gaps[0]!.what).toContain('36 interior tile model(s)');
-    // With a (test) naming rule, each tile's model sits at its centre, turned by its orientation.
-    const placed = nwn2TileModelPieces(tiles.slice(0, 2), () => 'PLC_MC_BALCONY3', () => balcony());
+    expect(none.gaps[0]!.what).toContain('and 33 more');
+    expect(none.gaps[0]!.why).toContain('tiles.2da is not in the module');
+    // With a tiles.2da naming every row, each tile's model (here the balcony) sits at its centre.
+    const table = readTwoDaText(new TextEncoder().encode(`2DA V2.0\n\nLABEL TILESET TILE_TYPE\n${Array.from({ length: 50 }, (_, i) => `${i} t${i} SI R${i}`).join('\n')}\n`));
+    const placed = nwn2TileModelPieces(tiles.slice(0, 2), { tiles: table }, () => balcony());
     expect(placed.pieces).toHaveLength(2);
+    expect(placed.pieces.map((p) => p.label)).toEqual(['tile tl_SI_R43_01 #0', 'tile tl_SI_R28_02 #1']);
     const p1 = placed.pieces[1]!;
     expect(p1.kind).toBe('room');
     // Tile 1 is at (4.5, 40.5) with orientation 3: the mesh's box centre is near there.

@@ -238,30 +238,37 @@ const MAX_SPLIT_DEPTH = 18;
  * Uncovered samples in neighbouring cells of a `sampleSpacing` grid whose heights are
  * within `stepHeight` form one region; regions under `minRegionArea` are dropped.
  * Largest region first.
+ * `meshes` are all the walkmeshes of one file (a KotOR layout's rooms, a plugin's
+ * navmeshes, an area's walkmeshes): ground counts as covered when any of them covers it,
+ * so the floor of one room is never uncovered ground seen from its neighbour. They are
+ * checked together, once (one grid over all their walkable faces), never mesh by mesh.
  */
-export function findUncoveredGround(mesh: Walkmesh, index: LevelContextIndex, options: LevelCheckOptions = LEVEL_CHECK_DEFAULTS[mesh.game]): UncoveredRegion[] {
-  const meshGrid = new TriangleGrid(mesh.positions, mesh.triangles);
+export function findUncoveredGround(meshes: Walkmesh | readonly Walkmesh[], index: LevelContextIndex, options?: LevelCheckOptions): UncoveredRegion[] {
+  const list: readonly Walkmesh[] = Array.isArray(meshes) ? meshes : [meshes as Walkmesh];
+  if (list.length === 0) return [];
+  const opts = options ?? LEVEL_CHECK_DEFAULTS[list[0]!.game];
+  const cover = walkableCover(list);
   const P = index.positions;
   const T = index.triangles;
   const samples: Samples = { x: [], y: [], z: [], weight: [], triangle: [] };
-  const reach = Math.max(options.coverRadius, 1e-6);
+  const reach = Math.max(opts.coverRadius, 1e-6);
   const covered = (x: number, y: number, z: number): boolean => {
     let hit = false;
-    meshGrid.forEachInBox(x - reach, y - reach, x + reach, y + reach, (f) => {
-      if (hit || !mesh.faceWalkable[f]) return;
-      const h = heightNear(mesh.positions, mesh.triangles, f, x, y, reach);
-      if (h !== undefined && Math.abs(h - z) <= options.coverRange) hit = true;
+    cover.grid.forEachInBox(x - reach, y - reach, x + reach, y + reach, (f) => {
+      if (hit) return;
+      const h = heightNear(cover.positions, cover.triangles, f, x, y, reach);
+      if (h !== undefined && Math.abs(h - z) <= opts.coverRange) hit = true;
     });
     return hit;
   };
   // Triangles with a covered sample: where the walkmesh meets the level, the flood's seeds.
   const seeded = new Uint8Array(T.length / 3);
-  const spacing2 = options.sampleSpacing * options.sampleSpacing;
+  const spacing2 = opts.sampleSpacing * opts.sampleSpacing;
   // Explicit stack of triangles (9 coordinates and a depth each).
   let stack = new Float64Array(10 * 64);
   const triangleCount = T.length / 3;
   for (let t = 0; t < triangleCount; t++) {
-    if (!isGround(index, t, options)) continue;
+    if (!isGround(index, t, opts)) continue;
     const a = T[t * 3]! * 3, b = T[t * 3 + 1]! * 3, c = T[t * 3 + 2]! * 3;
     const rootPlanArea = Math.abs((P[b]! - P[a]!) * (P[c + 1]! - P[a + 1]!) - (P[b + 1]! - P[a + 1]!) * (P[c]! - P[a]!)) / 2;
     if (!(rootPlanArea > 0)) continue;
@@ -319,7 +326,35 @@ export function findUncoveredGround(mesh: Walkmesh, index: LevelContextIndex, op
       top += 20;
     }
   }
-  return clusterSamples(index, options, reachableSamples(index, options, seeded, samples));
+  return clusterSamples(index, opts, reachableSamples(index, opts, seeded, samples));
+}
+
+/**
+ * The walkable faces of several walkmeshes as one triangle set (positions copied per mesh,
+ * indices offset) with one grid over it: the union a ground sample is tested against.
+ */
+function walkableCover(meshes: readonly Walkmesh[]): { positions: Float32Array; triangles: Uint32Array; grid: TriangleGrid } {
+  let vertices = 0;
+  let faces = 0;
+  for (const m of meshes) {
+    vertices += m.positions.length / 3;
+    for (let f = 0; f < m.triangles.length / 3; f++) if (m.faceWalkable[f]) faces++;
+  }
+  const positions = new Float32Array(vertices * 3);
+  const triangles = new Uint32Array(faces * 3);
+  let v = 0;
+  let t = 0;
+  for (const m of meshes) {
+    positions.set(m.positions, v * 3);
+    for (let f = 0; f < m.triangles.length / 3; f++) {
+      if (!m.faceWalkable[f]) continue;
+      triangles[t++] = m.triangles[f * 3]! + v;
+      triangles[t++] = m.triangles[f * 3 + 1]! + v;
+      triangles[t++] = m.triangles[f * 3 + 2]! + v;
+    }
+    v += m.positions.length / 3;
+  }
+  return { positions, triangles, grid: new TriangleGrid(positions, triangles) };
 }
 
 /** A triangle walkable by slope and not water (a liquid's surface is swum, not stood on). */

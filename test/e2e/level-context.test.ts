@@ -41,6 +41,7 @@ import { writeBwm } from '../../shared/formats/kotor/bwm-writer';
 import { generateExteriorTrxBytes } from '../support/nwn2-exterior-generator';
 import { centroid, clearFaces, withStore } from '../support/walkmesh-probes';
 import { BLACK_VULKAR_ROOMS, blackVulkarWok } from '../unit/kotor-area/black-vulkar-area';
+import { levelFindings } from '../../renderer/src/workers/level-check';
 
 /**
  * Issue 19 (and issue 17 §4): the level drawn under the walkmesh, read from the files the
@@ -188,6 +189,13 @@ describe('Source: the map beside the .nav drawn under its areas', () => {
   });
 });
 
+/** Face f's area in plan (x, y). */
+function planArea(m: { positions: Float32Array; triangles: Uint32Array }, f: number): number {
+  const P = m.positions;
+  const a = m.triangles[f * 3]! * 3, b = m.triangles[f * 3 + 1]! * 3, c = m.triangles[f * 3 + 2]! * 3;
+  return Math.abs((P[b]! - P[a]!) * (P[c + 1]! - P[a + 1]!) - (P[b + 1]! - P[a + 1]!) * (P[c]! - P[a]!)) / 2;
+}
+
 /** The lowest corner of a model's walkmesh node in model space (room models keep it unrotated). */
 function walkmeshNodeMin(model: KotorModel): [number, number, number] {
   const node = walkmeshNodeOf(model)!;
@@ -261,6 +269,42 @@ describe('KotOR: the Black Vulkar rooms\' models from the game folder, placed by
     expect(await page.getByTestId('level-context-sources').getAttribute('title')).toContain(`${MODULE}.rim`);
     await shot(page, 'kotor-black-vulkar-rooms-top', false);
     await shot(page, 'kotor-black-vulkar-rooms');
+  });
+
+  it('the level check lists the ground no room\'s walkmesh covers once for the layout, and the same with a room hidden', async () => {
+    const page = o!.page;
+    const findings = page.getByTestId('level-findings');
+    await expect.poll(() => findings.getAttribute('data-checking'), { timeout: 60_000 }).toBe('false');
+    // Where and how big, as the page lists it (piece labels aside: the services name the rooms).
+    const listed = async () => (await page.locator('[data-testid="level-finding"][data-code="level.ground.uncovered"]').allTextContents()).map((t) => /([\d,]+) square units around \(([^)]*)\)/.exec(t)?.slice(1, 3).join(' at ') ?? t);
+    // The oracle: the same check in Node over every room's WOK and the rooms' models. Checked
+    // room by room (before issue 19's fix) it listed 30 regions, 13,906 m² in all, most of them
+    // each room's neighbours' floors; over the union of the rooms it lists 15 (313 m²).
+    const meshes = BLACK_VULKAR_ROOMS.map((r) => bwmToWalkmesh(readBwm(blackVulkarWok(r)), r));
+    const pieces = BLACK_VULKAR_ROOMS.flatMap((r, i) => kotorModelContextPieces(models.get(r)!, { x: Number(places.get(r)![0].toFixed(4)), y: Number(places.get(r)![1].toFixed(4)), z: Number(places.get(r)![2].toFixed(4)) }, `room ${i}`));
+    const oracle = levelFindings(meshes, { game: 'kotor', pieces, gaps: [] }).filter((f) => f.code === 'level.ground.uncovered').map((f) => /([\d,]+) square units around \(([^)]*)\)/.exec(f.message)!.slice(1, 3).join(' at '));
+    expect(oracle.length).toBeGreaterThan(0);
+    // Less uncovered ground than the rooms' walkmeshes cover (1,525 m² walkable in plan): room by
+    // room, the neighbours' floors came to 9 times that.
+    let walkableArea = 0;
+    for (const m of meshes) for (let f = 0; f < m.faceWalkable.length; f++) if (m.faceWalkable[f]) walkableArea += planArea(m, f);
+    const listedArea = oracle.reduce((n, r) => n + Number(r.split(' at ')[0]!.replace(/,/g, '')), 0);
+    expect(listedArea).toBeLessThan(walkableArea);
+    const before = await listed();
+    expect(before).toEqual(oracle);
+    expect(new Set(before).size).toBe(before.length);
+    // A room hidden with the tree's eye still covers its floor (the game loads every room): the list stays as it was.
+    const eyes = page.getByTestId('tree-child-visible');
+    await expect.poll(() => eyes.count()).toBe(BLACK_VULKAR_ROOMS.length);
+    await eyes.nth(4).uncheck();
+    await expect.poll(() => page.getByTestId('level-findings-hidden').getAttribute('data-count')).toBe('1');
+    expect(await findings.getAttribute('data-checking')).toBe('false');
+    expect(await listed()).toEqual(before);
+    await page.getByTestId('level-findings').scrollIntoViewIfNeeded();
+    await shot(page, 'kotor-black-vulkar-level-check-room-hidden', false);
+    await eyes.nth(4).check();
+    await expect.poll(() => page.getByTestId('level-findings-hidden').count()).toBe(0);
+    expect(await listed()).toEqual(before);
   });
 
   it('a room opened alone shows its own model, placed by the layout that lists it', async () => {

@@ -1,4 +1,5 @@
 import { MalformedInputError } from '../../binary/malformed-input-error';
+import type { ReadMemoryBound } from '../../binary/read-budget';
 import { formIdHex, PLUGIN_FORMAT, type PluginRecord } from './plugin-document';
 
 /**
@@ -25,6 +26,20 @@ const VCLR_BYTES = LAND_VERTICES * 3;
 const VHGT_BYTES = 4 + LAND_VERTICES + 3;
 const TXT_HEADER_BYTES = 8;
 const VTXT_ENTRY_BYTES = 8;
+/**
+ * readLandRecord's memory bound (see ReadMemoryBound), per byte of the record's subrecords
+ * (uncompressed, 6-byte headers included; the record itself is the plugin reader's, within
+ * PLUGIN_READ_MEMORY). What it allocates per subrecord: VNML and VCLR a copy of their bytes
+ * (1×); VHGT the deltas copied and a 4-byte height per vertex (~5.3 bytes per byte of its
+ * 1,102); BTXT/ATXT a layer object (~100 bytes for 14); VTXT the three columns in one
+ * buffer (8 bytes a point, as stored) and their objects (~470 bytes); other subrecords
+ * nothing. Any subrecord may repeat, each time allocating anew (the last VNML/VCLR/VHGT is
+ * kept), so the worst is an ATXT followed by a one-point VTXT, again and again: ~570 bytes for 28, measured 20–21 ×
+ * the input (test/unit/hostile/reader-memory-bounds.test.ts); a real record takes ~3 × (one
+ * fixture LAND, 15 KB). Nothing is decompressed here.
+ */
+export const LAND_READ_MEMORY: ReadMemoryBound = { perInputByte: 24, perDecompressedByte: 0 };
+
 /** A quadrant is 17 × 17 points (the alpha layers' positions run 0..288). */
 export const LAND_QUADRANT_POINTS = 17 * 17;
 
@@ -60,6 +75,18 @@ export interface LandRecord {
   layers: LandTextureLayer[];
 }
 
+/**
+ * A view made only for the subrecords with floats (VHGT, VTXT): the others are read byte by
+ * byte, so that a flood of small subrecords allocates nothing but what they decode to.
+ */
+function viewOf(d: Uint8Array): DataView {
+  return new DataView(d.buffer, d.byteOffset, d.byteLength);
+}
+
+function u32At(d: Uint8Array, at: number): number {
+  return (d[at]! | (d[at + 1]! << 8) | (d[at + 2]! << 16) | (d[at + 3]! << 24)) >>> 0;
+}
+
 function fail(record: PluginRecord, field: string, expected: string, found: string): never {
   throw new MalformedInputError({ format: PLUGIN_FORMAT, offset: Math.max(0, record.sourceOffset), field: `LAND ${formIdHex(record.formId)} ${field}`, expected, found });
 }
@@ -88,8 +115,7 @@ export function landHeights(offset: number, deltas: Int8Array): Float32Array {
  * Reads a LAND record's subrecords. Each of VNML, VHGT and VCLR must have its exact size,
  * BTXT and ATXT 8 bytes, a VTXT a multiple of 8 and follow an ATXT; anything else is a
  * MalformedInputError naming the record, the subrecord and the size found. Unknown
- * subrecords (VTEX in Oblivion, MPCD in later games) are ignored. Memory: the columns are
- * the size of the subrecords they come from (a height per vertex is 4 bytes for 1 stored).
+ * subrecords (VTEX in Oblivion, MPCD in later games) are ignored. Memory: LAND_READ_MEMORY.
  */
 export function readLandRecord(record: PluginRecord): LandRecord {
   if (record.signature !== 'LAND') fail(record, 'signature', 'a LAND record', record.signature);
@@ -98,14 +124,17 @@ export function readLandRecord(record: PluginRecord): LandRecord {
     heightDeltas: undefined, heightUnused: undefined, colours: undefined, layers: [],
   };
   let lastAlpha: LandTextureLayer | undefined;
-  for (const s of record.subrecords) {
+  // Indexed, not for…of: before the loop is optimised, each iterator step allocates, ~40
+  // bytes per subrecord (more than a 6-byte empty subrecord is worth in the bound).
+  const subrecords = record.subrecords;
+  for (let i = 0; i < subrecords.length; i++) {
+    const s = subrecords[i]!;
     if (s.kind !== 'raw') continue;
     const d = s.data;
-    const dv = new DataView(d.buffer, d.byteOffset, d.byteLength);
     switch (s.signature) {
       case 'DATA':
         // Oblivion and Skyrim store 4 bytes; a shorter field keeps what it has.
-        out.dataFlags = d.length >= 4 ? dv.getUint32(0, true) : d.length > 0 ? d[0]! : 0;
+        out.dataFlags = d.length >= 4 ? u32At(d, 0) : d.length > 0 ? d[0]! : 0;
         break;
       case 'VNML':
         if (d.length !== VNML_BYTES) fail(record, 'VNML.size', `${VNML_BYTES} (33 × 33 normals of 3 bytes)`, String(d.length));
@@ -117,7 +146,7 @@ export function readLandRecord(record: PluginRecord): LandRecord {
         break;
       case 'VHGT': {
         if (d.length !== VHGT_BYTES) fail(record, 'VHGT.size', `${VHGT_BYTES} (f32 offset, 33 × 33 deltas, 3 unused bytes)`, String(d.length));
-        const offset = dv.getFloat32(0, true);
+        const offset = viewOf(d).getFloat32(0, true);
         if (!Number.isFinite(offset)) fail(record, 'VHGT.offset', 'a finite number', String(offset));
         out.heightOffset = offset;
         out.heightDeltas = new Int8Array(d.slice(4, 4 + LAND_VERTICES).buffer);
@@ -130,10 +159,10 @@ export function readLandRecord(record: PluginRecord): LandRecord {
         if (d.length !== TXT_HEADER_BYTES) fail(record, `${s.signature}.size`, String(TXT_HEADER_BYTES), String(d.length));
         const layer: LandTextureLayer = {
           kind: s.signature === 'BTXT' ? 'base' : 'alpha',
-          texture: dv.getUint32(0, true),
+          texture: u32At(d, 0),
           quadrant: d[4]!,
           unknown: d[5]!,
-          layer: dv.getInt16(6, true),
+          layer: ((d[6]! | (d[7]! << 8)) << 16) >> 16,
         };
         if (layer.quadrant > 3) fail(record, `${s.signature}.quadrant`, '0..3', String(layer.quadrant));
         out.layers.push(layer);
@@ -144,13 +173,17 @@ export function readLandRecord(record: PluginRecord): LandRecord {
         if (d.length % VTXT_ENTRY_BYTES !== 0) fail(record, 'VTXT.size', 'a multiple of 8', String(d.length));
         if (!lastAlpha || lastAlpha.points) fail(record, 'VTXT', 'an ATXT right before it', lastAlpha ? 'a second VTXT' : 'none');
         const n = d.length / VTXT_ENTRY_BYTES;
-        const position = new Uint16Array(n);
-        const unused = new Uint16Array(n);
-        const opacity = new Float32Array(n);
-        for (let i = 0; i < n; i++) {
-          position[i] = dv.getUint16(i * 8, true);
-          unused[i] = dv.getUint16(i * 8 + 2, true);
-          opacity[i] = dv.getFloat32(i * 8 + 4, true);
+        const dv = viewOf(d);
+        // One buffer for the three columns (8 bytes a point, as stored): a typed array with a
+        // buffer of its own costs ~150 bytes more, which a flood of one-point VTXTs multiplies.
+        const columns = new ArrayBuffer(n * 8);
+        const position = new Uint16Array(columns, 0, n);
+        const unused = new Uint16Array(columns, n * 2, n);
+        const opacity = new Float32Array(columns, n * 4, n);
+        for (let k = 0; k < n; k++) {
+          position[k] = dv.getUint16(k * 8, true);
+          unused[k] = dv.getUint16(k * 8 + 2, true);
+          opacity[k] = dv.getFloat32(k * 8 + 4, true);
         }
         lastAlpha.points = { position, unused, opacity };
         break;

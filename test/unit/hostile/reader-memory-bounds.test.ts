@@ -7,12 +7,17 @@ import { MDB_MESH_READ_MEMORY, mdbMeshes } from '../../../shared/formats/nwn2/md
 import { readNwn2Container } from '../../../shared/formats/nwn2/nwn2-container';
 import { bspLevelContextPieces } from '../../../shared/formats/source/bsp-level-context';
 import { BSP_LEVEL_CONTEXT_MEMORY, BSP_READ_MEMORY, readBsp } from '../../../shared/formats/source/bsp-reader';
+import { LAND_READ_MEMORY, readLandRecord } from '../../../shared/formats/skyrim/land-record';
 import { mdlTarget } from '../../fuzz/targets/mdl-target';
 import { bspTarget } from '../../fuzz/targets/bsp-target';
 import { mdbCountFields } from '../../fuzz/structure-mutators';
 import type { CountField } from '../../fuzz/fuzz-target';
 import { LZMA_LUMPS, withLzmaLumps } from '../../support/lzma-lumps';
+import { DDS_READ_MEMORY, readDds } from '../../../shared/formats/images/dds-reader';
+import { readTga, TGA_READ_MEMORY } from '../../../shared/formats/images/tga-reader';
+import { ddsTarget, tgaTarget } from '../../fuzz/targets/image-targets';
 import { allocation, fixtureInputs } from './reader-memory';
+import { landInputs, landRecordOf } from './land-inputs';
 
 /**
  * Each reader's stated memory bound (its exported ReadMemoryBound: per input byte, per
@@ -124,11 +129,35 @@ function mdbInputs(): Input[] {
   return out;
 }
 
+/** Built textures (none are among the fixtures) and each with its sizes made huge; for TGA also a run-length flood (one 4-byte packet per 128 pixels, bottom-first rows turned). */
+function imageInputs(target: typeof ddsTarget): () => Input[] {
+  return () => {
+    const seeds = target.loadCorpus({ maxSize: Infinity, all: true });
+    const out: Input[] = [...seeds];
+    for (const s of seeds) out.push(...countAttacks(s.name, s.bytes, target.countFields!(s.bytes), 3));
+    if (target === tgaTarget) {
+      const packets = 4096;
+      const flood = new Uint8Array(18 + packets * 4);
+      flood[2] = 10;
+      new DataView(flood.buffer).setUint16(12, 512, true);
+      new DataView(flood.buffer).setUint16(14, (packets * 128) / 512, true);
+      flood[16] = 24;
+      for (let i = 0; i < packets; i++) flood[18 + i * 4] = 0xff;
+      out.push({ name: 'run-length flood 512 × 1024 from 16 KiB', bytes: flood });
+    }
+    return out;
+  };
+}
+
 const rows: Row[] = [
+  { reader: 'readDds', bound: DDS_READ_MEMORY, inputs: imageInputs(ddsTarget), read: (b) => readDds(b, 'hostile.dds') },
+  { reader: 'readTga', bound: TGA_READ_MEMORY, inputs: imageInputs(tgaTarget), read: (b) => readTga(b, 'hostile.tga') },
   { reader: 'readBsp', bound: BSP_READ_MEMORY, inputs: bspInputs, read: (b) => readBsp(b, 'hostile.bsp') },
   { reader: 'readBsp + bspLevelContextPieces', bound: BSP_LEVEL_CONTEXT_MEMORY, inputs: bspInputs, read: (b) => bspLevelContextPieces(readBsp(b, 'hostile.bsp')) },
   { reader: 'readKotorModel (MDL without MDX)', bound: MDL_READ_MEMORY, inputs: mdlInputs, read: (b) => readKotorModel(b, null, 'hostile.mdl') },
   { reader: 'mdbMeshes', bound: MDB_MESH_READ_MEMORY, inputs: mdbInputs, read: (b) => mdbMeshes(b) },
+  // The input is a LAND record's subrecords; the record was parsed from them beforehand (land-inputs.ts).
+  { reader: 'readLandRecord (Skyrim LAND)', bound: LAND_READ_MEMORY, inputs: landInputs, read: (b) => readLandRecord(landRecordOf(b)) },
 ];
 
 describe('readers stay within their stated memory bound on real and hostile inputs', () => {

@@ -9,6 +9,7 @@ import {
   LEVEL_CHECK_DEFAULTS,
   surfaceHeightAt,
 } from '../../../shared/views/level-context-check';
+import { levelFindings } from '../../../renderer/src/workers/level-check';
 
 /**
  * Hand-made levels (KotOR units: metres; tolerance 0.25, cover range 0.6, regions of at
@@ -33,7 +34,7 @@ function piece(label: string, parts: { positions: number[]; triangles: number[] 
 }
 
 /** A walkmesh of quads (two faces each); `lift` raises each corner (NW.. order: x0y0, x1y0, x1y1, x0y1). */
-function walkmesh(quads: { x0: number; y0: number; x1: number; y1: number; z: [number, number, number, number] }[]): Walkmesh {
+function walkmesh(quads: { x0: number; y0: number; x1: number; y1: number; z: [number, number, number, number] }[], name = 'test'): Walkmesh {
   const positions: number[] = [];
   const triangles: number[] = [];
   for (const q of quads) {
@@ -41,7 +42,7 @@ function walkmesh(quads: { x0: number; y0: number; x1: number; y1: number; z: [n
     positions.push(q.x0, q.y0, q.z[0], q.x1, q.y0, q.z[1], q.x1, q.y1, q.z[2], q.x0, q.y1, q.z[3]);
     triangles.push(b, b + 1, b + 2, b, b + 2, b + 3);
   }
-  return createWalkmesh({ name: 'test', game: 'kotor', format: 'test', positions: Float32Array.from(positions), triangles: Uint32Array.from(triangles) });
+  return createWalkmesh({ name, game: 'kotor', format: 'test', positions: Float32Array.from(positions), triangles: Uint32Array.from(triangles) });
 }
 
 const flat = (z: number): [number, number, number, number] => [z, z, z, z];
@@ -204,5 +205,55 @@ describe('level context checks', () => {
     expect(dropToSurface(twoStorey, [2, 2, 2])).toEqual([2, 2, 0]);
     expect(dropToSurface(twoStorey, [2, 2, -1])).toBeUndefined();
     expect(dropToSurface(twoStorey, [2, 2, 5], 1)).toBeUndefined();
+  });
+});
+
+describe('uncovered ground over the walkmeshes of one file (a layout\'s rooms, a plugin\'s navmeshes)', () => {
+  // Two rooms side by side, each floor 10×10 at z 0 under its own walkmesh, and a 5×10
+  // alcove beyond room B at the same height that neither walkmesh reaches: a real gap.
+  const rooms = buildLevelContextIndex({
+    game: 'kotor',
+    pieces: [piece('room A', [rect(0, 0, 10, 10, 0)]), piece('room B', [rect(10, 0, 20, 10, 0)]), piece('alcove', [rect(20, 0, 25, 10, 0)])],
+    gaps: [],
+  });
+  const a = walkmesh([{ x0: 0, y0: 0, x1: 10, y1: 10, z: flat(0) }], 'A');
+  const b = walkmesh([{ x0: 10, y0: 0, x1: 20, y1: 10, z: flat(0) }], 'B');
+  const summary = (regions: ReturnType<typeof findUncoveredGround>) => regions.map((r) => [r.pieces, Math.round(r.area * 1000) / 1000]);
+
+  it('each walkmesh alone reports its neighbour\'s floor (what checking mesh by mesh listed)', () => {
+    expect(summary(findUncoveredGround(a, rooms))).toEqual([[['room B', 'alcove'], 150]]);
+    expect(summary(findUncoveredGround(b, rooms))).toEqual([[['room A'], 100], [['alcove'], 50]]);
+  });
+
+  it('checked together, neither room\'s floor is uncovered; the alcove no walkmesh reaches still is, once', () => {
+    const regions = findUncoveredGround([a, b], rooms);
+    expect(summary(regions)).toEqual([[['alcove'], 50]]);
+    expect(regions[0]!.centre[0]).toBeCloseTo(22.5, 6);
+    // Order does not matter, and with the alcove covered by a third walkmesh nothing is left.
+    expect(summary(findUncoveredGround([b, a], rooms))).toEqual([[['alcove'], 50]]);
+    const c = walkmesh([{ x0: 20, y0: 0, x1: 25, y1: 10, z: flat(0) }], 'C');
+    expect(findUncoveredGround([a, b, c], rooms)).toEqual([]);
+  });
+
+  it('only walkable faces cover: a neighbour whose floor is all non-walkable leaves that floor uncovered', () => {
+    const blocked = { ...b, faceWalkable: new Uint8Array(b.faceWalkable.length) };
+    expect(summary(findUncoveredGround([a, blocked], rooms))).toEqual([[['room B', 'alcove'], 150]]);
+    expect(findUncoveredGround([], rooms)).toEqual([]);
+  });
+
+  it('the file\'s level check lists the gap once and no room floor; floating faces stay per walkmesh face', () => {
+    const lifted = walkmesh([{ x0: 10, y0: 0, x1: 20, y1: 10, z: flat(1) }], 'B lifted');
+    const context = { game: 'kotor' as const, pieces: [piece('room A', [rect(0, 0, 10, 10, 0)]), piece('room B', [rect(10, 0, 20, 10, 0)]), piece('alcove', [rect(20, 0, 25, 10, 0)])], gaps: [] };
+    const uncovered = (findings: ReturnType<typeof levelFindings>) => findings.filter((f) => f.code === 'level.ground.uncovered').map((f) => f.message);
+    const both = levelFindings([a, b], context);
+    expect(uncovered(both)).toEqual(['Walkable ground with no walkmesh over it: 50 square units around (22.5, 5.0, 0.0), on alcove']);
+    expect(both.filter((f) => f.face)).toEqual([]);
+    // Room B's walkmesh 1 m up: its two faces float (named by walkmesh), and room B's floor is uncovered (the lifted faces are past the cover range).
+    const withLifted = levelFindings([a, lifted], context);
+    expect(withLifted.filter((f) => f.face).map((f) => [f.code, f.face, f.message])).toEqual([
+      ['level.face.floating', { mesh: 1, face: 0 }, 'B lifted: face 0 floats 1.00 above the level'],
+      ['level.face.floating', { mesh: 1, face: 1 }, 'B lifted: face 1 floats 1.00 above the level'],
+    ]);
+    expect(uncovered(withLifted)).toEqual(['Walkable ground with no walkmesh over it: 150 square units around (17.5, 5.0, 0.0), on room B, alcove']);
   });
 });

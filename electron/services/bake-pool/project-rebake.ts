@@ -6,6 +6,7 @@ import type { ProjectStore } from '../project/project-store';
 import type { FileRecord } from '../project/project-types';
 import type { JobOutcome, PoolEvent } from './bake-job-types';
 import { BakePool, type BakePoolOptions } from './bake-pool';
+import { bakeQueueOrder } from './bake-order';
 import { nwn2AreaBakeJob, nwn2AreaSourcesOf } from '../project/nwn2-area-bake-source';
 import { writePendingEdits } from '../project/pending-edit-writes';
 import { BAKER_VERSIONS, encodeEditedTrxInput, type BuiltinJobKind } from './builtin-jobs';
@@ -171,10 +172,9 @@ export async function rebakeProject(store: ProjectStore, options: RebakeOptions 
     if (previous) add({ file: `${c.file.module}/${c.file.name}`, status: 'skipped', bakeId: previous.id });
     else todo.push({ file: c.file, ...job });
   }
-  // Largest first (LPT scheduling): a big area started last would leave the other workers
-  // idle while it finishes; size is a fair proxy for bake time.
-  todo.sort((a, b) => b.file.size - a.file.size);
-  if (todo.length > 0) {
+  // A few small files first (they warm each worker's code), then largest first: bake-order.ts.
+  const queue = bakeQueueOrder(todo, (t) => t.file.size);
+  if (queue.length > 0) {
     // A failure to record a bake (the project file, not the baker) stops the run; it is
     // kept here so no in-flight promise rejects unobserved, and thrown once all settle.
     let fatal: { error: unknown } | undefined;
@@ -192,7 +192,7 @@ export async function rebakeProject(store: ProjectStore, options: RebakeOptions 
     try {
       const inFlight = new Set<Promise<void>>();
       const limit = pool.concurrency * 2;
-      for (const t of todo) {
+      for (const t of queue) {
         if (fatal || options.signal?.aborted) break;
         const name = `${t.file.module}/${t.file.name}`;
         const handle = pool.submit({ kind: t.kind, input: t.input(), label: name, ...(t.options !== undefined ? { options: t.options } : {}) });

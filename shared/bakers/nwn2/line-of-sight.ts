@@ -42,8 +42,14 @@ import { PairVisibility } from './pair-visibility';
  * a wall plus a span look-up per linked pair (the only pairs the rule below can set). Issue
  * 18 brought the step from 40 % of a fixture re-bake to about 27 % (1.8× faster), then to
  * about 24 % (another 1.12×; the nodes' wall corners now come from TileWalls' own pass over
- * the sides), without changing a bit
- * (test/unit/nwn2-bake/line-of-sight-reference.test.ts).
+ * the sides), then to about 19 % (another 1.34×: the tests whose outcome is a coin toss are
+ * branch-free, see pair-visibility.ts and tile-walls.ts, and the working arrays are kept
+ * from one bake to the next), without changing a bit
+ * (test/unit/nwn2-bake/line-of-sight-reference.test.ts). The last figures are CPU time per
+ * step (rebakeAswm's `now` on process.cpuUsage), median of 15 re-bakes of the 24 fixtures,
+ * with other jobs keeping the 2-core machine at a load of 6–7: 111.6 → 83.4 ms of a
+ * 461.7 → 429.5 ms bake (24.2 % → 19.4 %). At that load test/bench/nwn2-bake-bench.ts's wall
+ * clock swung by ±20 % from run to run (share 23.0 % → 19.6 %, medians of 3 runs each).
  *
  * The toolset's own bits are far fewer (issue 15: on the 24 toolset TRX fixtures, 5.7 M
  * pairs reachable in both tables, the sound rule alone sets 3.7 M bits, the toolset 1.7 M,
@@ -63,12 +69,11 @@ import { PairVisibility } from './pair-visibility';
  */
 export function markLineOfSight(m: BakeMesh, paths: TilePathTables, vertices: Uint32Array, triVertices: Uint32Array, triEdges: Uint32Array, edges: Uint32Array, skip?: Uint8Array): number {
   const positions = floatView(vertices);
-  const graph = new TileLinks(m);
-  const walls = new TileWalls();
-  const pairs = new PairVisibility();
-  const component = new Int32Array(MAX_TILE_NODES);
-  const queue = new Int32Array(MAX_TILE_NODES);
-  const members = new Int32Array(MAX_TILE_NODES);
+  // Taken for the bake and put back at its end: a bake that throws leaves no half-used arrays behind.
+  const kept = scratch ?? newScratch(m);
+  scratch = undefined;
+  const { graph, walls, pairs, component, queue, members } = kept;
+  graph.use(m);
   let marked = 0;
   for (let k = 0; k < m.tileCount; k++) {
     const n = paths.nodeCount[k]!;
@@ -97,5 +102,37 @@ export function markLineOfSight(m: BakeMesh, paths: TilePathTables, vertices: Ui
       if (size >= 2) marked += pairs.mark(walls, members, size, paths.nodes, paths.nodesStart[k]!, n, walls.onWall, graph);
     }
   }
+  graph.release();
+  scratch = kept;
   return marked;
+}
+
+/**
+ * The step's working arrays, kept from one bake to the next (issue 18): allocating them per
+ * bake (a few MB once PairVisibility's per-wall arrays have grown) and collecting them again
+ * cost a few per cent of the step on the 24 fixtures (its garbage collection alone showed as
+ * about 5 % of its profile). Every bake leaves them as it found them
+ * (TileLinks.release clears the last tile and drops the mesh, PairVisibility.mark its
+ * member map).
+ */
+interface Scratch {
+  graph: TileLinks;
+  walls: TileWalls;
+  pairs: PairVisibility;
+  component: Int32Array;
+  queue: Int32Array;
+  members: Int32Array;
+}
+
+let scratch: Scratch | undefined;
+
+function newScratch(m: BakeMesh): Scratch {
+  return {
+    graph: new TileLinks(m),
+    walls: new TileWalls(),
+    pairs: new PairVisibility(),
+    component: new Int32Array(MAX_TILE_NODES),
+    queue: new Int32Array(MAX_TILE_NODES),
+    members: new Int32Array(MAX_TILE_NODES),
+  };
 }

@@ -53,12 +53,22 @@ const OPEN_SLACK = 1e-5;
  * A second round (issue 18, 1.1× on the 24 fixtures) keeps every decision and only does
  * less work for it: each classified member keeps its corners' values per wall and the
  * stretch its own corners give (so a pair's test computes only the crossings between its
- * two members), a linked pair computes its four distinct corners once and their positions
- * along a wall only when the wall's line separates them, the hulls gift-wrap each vertex
- * once (corner-hull.ts), and a linked pair's candidate walls come from per-span masks
- * (columns and rows) rather than a union of grid cells. The bits set are exactly those of
- * the all-pairs version (test/unit/nwn2-bake/line-of-sight-reference.test.ts compares
- * them on every fixture).
+ * two members), a linked pair computes its corners' positions along a wall only when the
+ * wall's line separates them, the hulls gift-wrap each vertex once (corner-hull.ts), and a
+ * linked pair's candidate walls come from per-span masks (columns and rows) rather than a
+ * union of grid cells. The bits set are exactly those of the all-pairs version
+ * (test/unit/nwn2-bake/line-of-sight-reference.test.ts compares them on every fixture).
+ *
+ * A third round (issue 18, about 1.25× on the 24 fixtures) removes the branches whose
+ * outcome is a coin toss (which side of a wall's line a corner lies on, whether two boxes
+ * meet, which corner is shared): conditions become 0/1 values combined with | and & (the
+ * same comparisons, so the same answers), a linked pair computes all six corners instead
+ * of branching on which ones it shares (equal vertices, equal coordinates, equal values),
+ * classify keeps which corners lie left and right of each wall so that openWallEnters
+ * visits only the left–right pairs, and "the highest corner past the margin" is tested as
+ * "some corner past it" instead of through Math.max (the same truth value). V8's Math.min /
+ * max are slower than compares; where a value is needed, compares stand in for them (the
+ * same value but for the sign of a zero, which only ever meets comparisons here).
  */
 export class PairVisibility {
   private readonly cornerHull = new CornerHull(MAX_POINTS);
@@ -105,10 +115,15 @@ export class PairVisibility {
    */
   private ownLow = new Float64Array(0);
   private ownHigh = new Float64Array(0);
+  /**
+   * Per classified member and relevant wall (same slots): which corners are left of the
+   * wall's line (bits 0–2) and right of it (bits 3–5), so that openWallEnters visits only the
+   * pairs of a left and a right corner instead of testing all nine.
+   */
+  private cornerSides = new Uint8Array(0);
   /** The six corners' values for one wallEnters call of a linked pair (corners of i, then j). */
   private readonly pairSide = new Float64Array(6);
   private readonly pairAlong = new Float64Array(6);
-  private readonly sharedCorner = new Int32Array(3);
   /**
    * Per span of columns [a, b] (at a · GRID + b, `words` masks each), the relevant walls
    * whose x extent meets the columns' (columnSpans), and the same for rows (rowSpans). A
@@ -133,6 +148,9 @@ export class PairVisibility {
   private readonly memberOf = new Int32Array(MAX_TILE_NODES).fill(-1);
   /** Members with no corner on a wall. */
   private readonly open = new Int32Array(MAX_TILE_NODES);
+  /** Per open member: its node, and where its row of the tile's table starts (base + node · n). */
+  private readonly openNode = new Int32Array(MAX_TILE_NODES);
+  private readonly openRow = new Int32Array(MAX_TILE_NODES);
   /** A pair's corners left and right of one wall's line. */
   private readonly leftSide = new Float64Array(6);
   private readonly leftAlong = new Float64Array(6);
@@ -166,14 +184,21 @@ export class PairVisibility {
     const words = (ro + 31) >>> 5;
     if (ro > 0) this.classify(walls, members, open, opened, ro);
     let marked = 0;
+    const { openNode, openRow } = this;
+    for (let a = 0; a < opened; a++) {
+      const u = members[open[a]!]!;
+      openNode[a] = u;
+      openRow[a] = base + u * n;
+    }
     // Pairs of members with no corner on a wall: every one qualifies unless a wall blocks it.
-    if (words === 1) marked += this.markOpenPairs(nodes, base, n, opened);
+    if (words === 1) marked += this.markOpenPairs(nodes, opened);
     else {
       for (let a = 0; a < opened; a++) {
-        const u = members[open[a]!]!;
+        const u = openNode[a]!;
+        const row = openRow[a]!;
         for (let b = a + 1; b < opened; b++) {
           if (ro > 0 && this.blocked(a, b, ro, words)) continue;
-          marked += setPair(nodes, base, n, u, members[open[b]!]!);
+          marked += setEntries(nodes, row + openNode[b]!, openRow[b]! + u);
         }
       }
     }
@@ -199,12 +224,13 @@ export class PairVisibility {
    * The open pairs when there are at most 32 relevant walls (one mask word, nearly every
    * component): blocked() with the first member's masks held in locals.
    */
-  private markOpenPairs(nodes: Uint8Array, base: number, n: number, opened: number): number {
-    const { open, masks: m, memberList: members } = this;
+  private markOpenPairs(nodes: Uint8Array, opened: number): number {
+    const { openNode, openRow, masks: m } = this;
     const ro = this.openWalls;
     let marked = 0;
     for (let a = 0; a < opened; a++) {
-      const u = members[open[a]!]!;
+      const u = openNode[a]!;
+      const row = openRow[a]!;
       const at = a * MASKS;
       const m0 = m[at]!;
       const m1 = m[at + 1]!;
@@ -239,7 +265,7 @@ export class PairVisibility {
           const w = 31 - Math.clz32(low);
           if (this.openWallEnters(a * ro + w, b * ro + w, w)) continue pairs;
         }
-        marked += setPair(nodes, base, n, u, members[open[b]!]!);
+        marked += setEntries(nodes, row + openNode[b]!, openRow[b]! + u);
       }
     }
     return marked;
@@ -317,9 +343,10 @@ export class PairVisibility {
     this.wallY[r] = walls.wall[o + 1]!;
     this.wallDX[r] = ex;
     this.wallDY[r] = ey;
+    const length = Math.sqrt(ex * ex + ey * ey);
     this.wallLength2[r] = ex * ex + ey * ey;
-    this.wallLimit[r] = EPSILON * Math.sqrt(ex * ex + ey * ey);
-    this.wallMargin[r] = this.wallLimit[r]! * Math.sqrt(this.wallLength2[r]!);
+    this.wallLimit[r] = EPSILON * length;
+    this.wallMargin[r] = this.wallLimit[r]! * length;
     for (let c = 0; c < 4; c++) this.wallBox[r * 4 + c] = walls.wallBox[o + c]!;
     const s0 = walls.wall[o]! + walls.wall[o + 1]!;
     const s1 = walls.wall[o + 2]! + walls.wall[o + 3]!;
@@ -388,8 +415,9 @@ export class PairVisibility {
       this.cornerAlong = new Float64Array(slots * 3);
       this.ownLow = new Float64Array(slots);
       this.ownHigh = new Float64Array(slots);
+      this.cornerSides = new Uint8Array(slots);
     }
-    const { cornerSide, cornerAlong } = this;
+    const { cornerSide, cornerAlong, ownLow, ownHigh, cornerSides } = this;
     const { masks, wallBox, wallDiagonal, wallX, wallY, wallDX, wallDY, wallLimit, wallLength2, wallMargin } = this;
     const { x, y } = walls;
     for (let p = 0; p < count; p++) {
@@ -428,50 +456,95 @@ export class PairVisibility {
           const ey = wallDY[w]!;
           const limit = wallLimit[w]!;
           const length2 = wallLength2[w]!;
-          const bit = 1 << (w & 31);
+          const shift = w & 31;
           const at = (p * r + w) * 3;
-          let dx = x0 - ax;
-          let dy = y0 - ay;
-          let s = ex * dy - ey * dx;
-          let a = ex * dx + ey * dy;
-          cornerSide[at] = s;
-          cornerAlong[at] = a;
-          let lo = a;
-          let hi = a;
-          left |= s > limit ? bit : 0;
-          right |= s < -limit ? bit : 0;
-          dx = x1 - ax;
-          dy = y1 - ay;
-          s = ex * dy - ey * dx;
-          a = ex * dx + ey * dy;
-          cornerSide[at + 1] = s;
-          cornerAlong[at + 1] = a;
-          if (a < lo) lo = a;
-          if (a > hi) hi = a;
-          left |= s > limit ? bit : 0;
-          right |= s < -limit ? bit : 0;
-          dx = x2 - ax;
-          dy = y2 - ay;
-          s = ex * dy - ey * dx;
-          a = ex * dx + ey * dy;
-          cornerSide[at + 2] = s;
-          cornerAlong[at + 2] = a;
-          if (a < lo) lo = a;
-          if (a > hi) hi = a;
-          left |= s > limit ? bit : 0;
-          right |= s < -limit ? bit : 0;
-          this.ownStretch(p * r + w, limit);
+          const s0 = ex * (y0 - ay) - ey * (x0 - ax);
+          const a0 = ex * (x0 - ax) + ey * (y0 - ay);
+          const s1 = ex * (y1 - ay) - ey * (x1 - ax);
+          const a1 = ex * (x1 - ax) + ey * (y1 - ay);
+          const s2 = ex * (y2 - ay) - ey * (x2 - ax);
+          const a2 = ex * (x2 - ax) + ey * (y2 - ay);
+          cornerSide[at] = s0;
+          cornerAlong[at] = a0;
+          cornerSide[at + 1] = s1;
+          cornerAlong[at + 1] = a1;
+          cornerSide[at + 2] = s2;
+          cornerAlong[at + 2] = a2;
+          const nl = -limit;
+          const l0 = s0 > limit;
+          const l1 = s1 > limit;
+          const l2 = s2 > limit;
+          const r0 = s0 < nl;
+          const r1 = s1 < nl;
+          const r2 = s2 < nl;
+          // Branch-free (the comparisons go either way at random): +(condition) << shift is the bit or 0.
+          left |= (+l0 | +l1 | +l2) << shift;
+          right |= (+r0 | +r1 | +r2) << shift;
+          cornerSides[p * r + w] = +l0 | (+l1 << 1) | (+l2 << 2) | (+r0 << 3) | (+r1 << 4) | (+r2 << 5);
+          // ownLow / ownHigh: the crossings of each left corner p with each right corner q, and
+          // each corner on the line, in that order (min and max, so the order does not matter).
+          let own0 = Infinity;
+          let own1 = -Infinity;
+          if (l0) {
+            if (r1) {
+              const t = a0 + (s0 / (s0 - s1)) * (a1 - a0);
+              if (t < own0) own0 = t;
+              if (t > own1) own1 = t;
+            }
+            if (r2) {
+              const t = a0 + (s0 / (s0 - s2)) * (a2 - a0);
+              if (t < own0) own0 = t;
+              if (t > own1) own1 = t;
+            }
+          } else if (!r0) {
+            if (a0 < own0) own0 = a0;
+            if (a0 > own1) own1 = a0;
+          }
+          if (l1) {
+            if (r0) {
+              const t = a1 + (s1 / (s1 - s0)) * (a0 - a1);
+              if (t < own0) own0 = t;
+              if (t > own1) own1 = t;
+            }
+            if (r2) {
+              const t = a1 + (s1 / (s1 - s2)) * (a2 - a1);
+              if (t < own0) own0 = t;
+              if (t > own1) own1 = t;
+            }
+          } else if (!r1) {
+            if (a1 < own0) own0 = a1;
+            if (a1 > own1) own1 = a1;
+          }
+          if (l2) {
+            if (r0) {
+              const t = a2 + (s2 / (s2 - s0)) * (a0 - a2);
+              if (t < own0) own0 = t;
+              if (t > own1) own1 = t;
+            }
+            if (r1) {
+              const t = a2 + (s2 / (s2 - s1)) * (a1 - a2);
+              if (t < own0) own0 = t;
+              if (t > own1) own1 = t;
+            }
+          } else if (!r2) {
+            if (a2 < own0) own0 = a2;
+            if (a2 > own1) own1 = a2;
+          }
+          ownLow[p * r + w] = own0;
+          ownHigh[p * r + w] = own1;
           const margin = wallMargin[w]!;
-          box0 |= wallBox[w * 4]! < ux1 ? bit : 0;
-          box1 |= wallBox[w * 4 + 2]! > ux0 ? bit : 0;
-          box2 |= wallBox[w * 4 + 1]! < uy1 ? bit : 0;
-          box3 |= wallBox[w * 4 + 3]! > uy0 ? bit : 0;
-          past |= hi > margin ? bit : 0;
-          before |= lo < length2 - margin ? bit : 0;
-          diagonal0 |= wallDiagonal[w * 4]! <= sMax ? bit : 0;
-          diagonal1 |= wallDiagonal[w * 4 + 1]! >= sMin ? bit : 0;
-          diagonal2 |= wallDiagonal[w * 4 + 2]! <= dMax ? bit : 0;
-          diagonal3 |= wallDiagonal[w * 4 + 3]! >= dMin ? bit : 0;
+          box0 |= +(wallBox[w * 4]! < ux1) << shift;
+          box1 |= +(wallBox[w * 4 + 2]! > ux0) << shift;
+          box2 |= +(wallBox[w * 4 + 1]! < uy1) << shift;
+          box3 |= +(wallBox[w * 4 + 3]! > uy0) << shift;
+          // The highest corner past the margin, the lowest before the far end: any corner.
+          const end = length2 - margin;
+          past |= (+(a0 > margin) | +(a1 > margin) | +(a2 > margin)) << shift;
+          before |= (+(a0 < end) | +(a1 < end) | +(a2 < end)) << shift;
+          diagonal0 |= +(wallDiagonal[w * 4]! <= sMax) << shift;
+          diagonal1 |= +(wallDiagonal[w * 4 + 1]! >= sMin) << shift;
+          diagonal2 |= +(wallDiagonal[w * 4 + 2]! <= dMax) << shift;
+          diagonal3 |= +(wallDiagonal[w * 4 + 3]! >= dMin) << shift;
         }
         const at = (p * words + q) * MASKS;
         masks[at] = left;
@@ -532,19 +605,34 @@ export class PairVisibility {
     const v = this.memberList[j]!;
     // A wall passes the box test when its box meets either member's shrunk box on each side:
     // (bx0 < ux1 || bx0 < vx1) is bx0 < max(ux1, vx1), and so on.
-    const x1 = Math.max(walls.maxX[u]! - EPSILON, walls.maxX[v]! - EPSILON);
-    const x0 = Math.min(walls.minX[u]! + EPSILON, walls.minX[v]! + EPSILON);
-    const y1 = Math.max(walls.maxY[u]! - EPSILON, walls.maxY[v]! - EPSILON);
-    const y0 = Math.min(walls.minY[u]! + EPSILON, walls.minY[v]! + EPSILON);
+    // (Compares rather than Math.max / min, which are slower; finite values, the same results.)
+    const uMinX = walls.minX[u]!;
+    const uMinY = walls.minY[u]!;
+    const uMaxX = walls.maxX[u]!;
+    const uMaxY = walls.maxY[u]!;
+    const vMinX = walls.minX[v]!;
+    const vMinY = walls.minY[v]!;
+    const vMaxX = walls.maxX[v]!;
+    const vMaxY = walls.maxY[v]!;
+    const x1 = larger(uMaxX - EPSILON, vMaxX - EPSILON);
+    const x0 = smaller(uMinX + EPSILON, vMinX + EPSILON);
+    const y1 = larger(uMaxY - EPSILON, vMaxY - EPSILON);
+    const y0 = smaller(uMinY + EPSILON, vMinY + EPSILON);
+    // The six corners (a corner of v at a vertex of u has the same coordinates, so the same
+    // float64 results: computing it again is cheaper than branching on which it is).
     const { x, y } = walls;
-    const u3 = u * 3;
-    const v3 = v * 3;
-    // Which corner of u each corner of v is (by vertex index), or −1.
-    const shared = this.sharedCorner;
-    for (let c = 0; c < 3; c++) {
-      const vertex = walls.vertex[v3 + c]!;
-      shared[c] = vertex === walls.vertex[u3] ? 0 : vertex === walls.vertex[u3 + 1] ? 1 : vertex === walls.vertex[u3 + 2] ? 2 : -1;
-    }
+    const px0 = x[u * 3]!;
+    const py0 = y[u * 3]!;
+    const px1 = x[u * 3 + 1]!;
+    const py1 = y[u * 3 + 1]!;
+    const px2 = x[u * 3 + 2]!;
+    const py2 = y[u * 3 + 2]!;
+    const px3 = x[v * 3]!;
+    const py3 = y[v * 3]!;
+    const px4 = x[v * 3 + 1]!;
+    const py4 = y[v * 3 + 1]!;
+    const px5 = x[v * 3 + 2]!;
+    const py5 = y[v * 3 + 2]!;
     const words = (r + 31) >>> 5;
     // Few walls: all of them (the box test is cheaper than the spans); otherwise only those
     // in the pair's column span and row span.
@@ -553,8 +641,8 @@ export class PairVisibility {
     let rows = 0;
     if (!few) {
       if (!this.spansReady) this.buildSpans(r);
-      columns = (this.cellX(Math.min(walls.minX[u]!, walls.minX[v]!)) * GRID + this.cellX(Math.max(walls.maxX[u]!, walls.maxX[v]!))) * words;
-      rows = (this.cellY(Math.min(walls.minY[u]!, walls.minY[v]!)) * GRID + this.cellY(Math.max(walls.maxY[u]!, walls.maxY[v]!))) * words;
+      columns = (this.cellX(smaller(uMinX, vMinX)) * GRID + this.cellX(larger(uMaxX, vMaxX))) * words;
+      rows = (this.cellY(smaller(uMinY, vMinY)) * GRID + this.cellY(larger(uMaxY, vMaxY))) * words;
     }
     const { columnSpans, rowSpans } = this;
     for (let q = 0; q < words; q++) {
@@ -567,78 +655,50 @@ export class PairVisibility {
         const by0 = wallBox[w * 4 + 1]!;
         const bx1 = wallBox[w * 4 + 2]!;
         const by1 = wallBox[w * 4 + 3]!;
-        if (bx0 >= x1 || bx1 <= x0 || by0 >= y1 || by1 <= y0) continue;
+        if ((+(bx0 >= x1) | +(bx1 <= x0) | +(by0 >= y1) | +(by1 <= y0)) !== 0) continue;
         const ax = wallX[w]!;
         const ay = wallY[w]!;
         const ex = wallDX[w]!;
         const ey = wallDY[w]!;
         const limit = wallLimit[w]!;
-        // Sides first (most walls have the pair on one side); a corner of v at a vertex of u
-        // takes u's values (the same coordinates, so the same float64 results).
-        let left = false;
-        let right = false;
-        for (let c = 0; c < 6; c++) {
-          const same = c < 3 ? -1 : shared[c - 3]!;
-          if (same >= 0) {
-            pairSide[c] = pairSide[same]!;
-            continue;
-          }
-          const k = c < 3 ? u3 + c : v3 + c - 3;
-          const sc = ex * (y[k]! - ay) - ey * (x[k]! - ax);
-          pairSide[c] = sc;
-          if (sc > limit) left = true;
-          else if (sc < -limit) right = true;
-        }
-        if (!left || !right) continue;
-        let lo = Infinity;
-        let hi = -Infinity;
-        for (let c = 0; c < 6; c++) {
-          const same = c < 3 ? -1 : shared[c - 3]!;
-          let a: number;
-          if (same >= 0) a = pairAlong[same]!;
-          else {
-            const k = c < 3 ? u3 + c : v3 + c - 3;
-            const dx = x[k]! - ax;
-            const dy = y[k]! - ay;
-            a = ex * dx + ey * dy;
-          }
-          pairAlong[c] = a;
-          if (a < lo) lo = a;
-          if (a > hi) hi = a;
-        }
+        // Sides first (most walls have the pair on one side), branch-free.
+        const s0 = ex * (py0 - ay) - ey * (px0 - ax);
+        const s1 = ex * (py1 - ay) - ey * (px1 - ax);
+        const s2 = ex * (py2 - ay) - ey * (px2 - ax);
+        const s3 = ex * (py3 - ay) - ey * (px3 - ax);
+        const s4 = ex * (py4 - ay) - ey * (px4 - ax);
+        const s5 = ex * (py5 - ay) - ey * (px5 - ax);
+        const nl = -limit;
+        const left = +(s0 > limit) | +(s1 > limit) | +(s2 > limit) | +(s3 > limit) | +(s4 > limit) | +(s5 > limit);
+        const right = +(s0 < nl) | +(s1 < nl) | +(s2 < nl) | +(s3 < nl) | +(s4 < nl) | +(s5 < nl);
+        if ((left & right) === 0) continue;
+        const a0 = ex * (px0 - ax) + ey * (py0 - ay);
+        const a1 = ex * (px1 - ax) + ey * (py1 - ay);
+        const a2 = ex * (px2 - ax) + ey * (py2 - ay);
+        const a3 = ex * (px3 - ax) + ey * (py3 - ay);
+        const a4 = ex * (px4 - ax) + ey * (py4 - ay);
+        const a5 = ex * (px5 - ax) + ey * (py5 - ay);
+        pairSide[0] = s0;
+        pairSide[1] = s1;
+        pairSide[2] = s2;
+        pairSide[3] = s3;
+        pairSide[4] = s4;
+        pairSide[5] = s5;
+        pairAlong[0] = a0;
+        pairAlong[1] = a1;
+        pairAlong[2] = a2;
+        pairAlong[3] = a3;
+        pairAlong[4] = a4;
+        pairAlong[5] = a5;
+        // The highest corner past the margin and the lowest before the far end (any corner, branch-free).
         const margin = wallMargin[w]!;
-        if (hi > margin && lo < wallLength2[w]! - margin && this.wallEnters(pairSide, pairAlong, 0, 3, w)) return true;
+        const end = wallLength2[w]! - margin;
+        const past = +(a0 > margin) | +(a1 > margin) | +(a2 > margin) | +(a3 > margin) | +(a4 > margin) | +(a5 > margin);
+        const before = +(a0 < end) | +(a1 < end) | +(a2 < end) | +(a3 < end) | +(a4 < end) | +(a5 < end);
+        if ((past & before) !== 0 && this.wallEnters(pairSide, pairAlong, 0, 3, w)) return true;
       }
     }
     return false;
-  }
-
-  /** ownLow and ownHigh at slot `at` (corner values at at · 3) for a wall of tolerance `limit`. */
-  private ownStretch(at: number, limit: number): void {
-    const { cornerSide: side, cornerAlong: along } = this;
-    const c = at * 3;
-    let lo = Infinity;
-    let hi = -Infinity;
-    for (let p = c; p < c + 3; p++) {
-      const sp = side[p]!;
-      if (sp > limit) {
-        const ap = along[p]!;
-        for (let q = c; q < c + 3; q++) {
-          const sq = side[q]!;
-          if (sq < -limit) {
-            const t = ap + (sp / (sp - sq)) * (along[q]! - ap);
-            if (t < lo) lo = t;
-            if (t > hi) hi = t;
-          }
-        }
-      } else if (!(sp < -limit)) {
-        const ap = along[p]!;
-        if (ap < lo) lo = ap;
-        if (ap > hi) hi = ap;
-      }
-    }
-    this.ownLow[at] = lo;
-    this.ownHigh[at] = hi;
   }
 
   /**
@@ -648,29 +708,33 @@ export class PairVisibility {
    */
   private openWallEnters(a: number, b: number, w: number): boolean {
     const length2 = this.wallLength2[w]!;
-    const limit = this.wallLimit[w]!;
     const margin = this.wallMargin[w]!;
-    const { cornerSide: side, cornerAlong: along, ownLow, ownHigh } = this;
+    const { cornerSide: side, cornerAlong: along, ownLow, ownHigh, cornerSides } = this;
     let lo = ownLow[a]! < ownLow[b]! ? ownLow[a]! : ownLow[b]!;
     let hi = ownHigh[a]! > ownHigh[b]! ? ownHigh[a]! : ownHigh[b]!;
-    if (Math.min(hi, length2) - Math.max(lo, 0) > margin) return true;
+    if (overlapsWall(lo, hi, length2, margin)) return true;
+    const sidesA = cornerSides[a]!;
+    const sidesB = cornerSides[b]!;
     for (let round = 0; round < 2; round++) {
       const l = (round === 0 ? a : b) * 3;
       const r = (round === 0 ? b : a) * 3;
-      for (let p = l; p < l + 3; p++) {
+      const rights = (round === 0 ? sidesB : sidesA) >>> 3;
+      if (rights === 0) continue;
+      // The left corners p and right corners q in ascending order, as the loops over all nine did.
+      for (let lefts = (round === 0 ? sidesA : sidesB) & 7; lefts !== 0; lefts &= lefts - 1) {
+        const p = l + 31 - Math.clz32(lefts & -lefts);
         const sp = side[p]!;
-        if (!(sp > limit)) continue;
         const ap = along[p]!;
-        for (let q = r; q < r + 3; q++) {
-          const sq = side[q]!;
-          if (sq < -limit) {
-            const t = ap + (sp / (sp - sq)) * (along[q]! - ap);
-            if (t < lo) lo = t;
-            if (t > hi) hi = t;
-          }
+        for (let qs = rights; qs !== 0; qs &= qs - 1) {
+          const q = r + 31 - Math.clz32(qs & -qs);
+          const t = ap + (sp / (sp - side[q]!)) * (along[q]! - ap);
+          if (t < lo) lo = t;
+          if (t > hi) hi = t;
         }
+        // lo only falls and hi only rises, so once the overlap passes the margin it stays past
+        // it: checked after each left corner rather than each round, the answer is the same.
+        if (overlapsWall(lo, hi, length2, margin)) return true;
       }
-      if (Math.min(hi, length2) - Math.max(lo, 0) > margin) return true;
     }
     return false;
   }
@@ -714,16 +778,36 @@ export class PairVisibility {
         if (t < lo) lo = t;
         if (t > hi) hi = t;
       }
-      if (Math.min(hi, length2) - Math.max(lo, 0) > margin) return true;
+      if (overlapsWall(lo, hi, length2, margin)) return true;
     }
-    return Math.min(hi, length2) - Math.max(lo, 0) > margin;
+    return overlapsWall(lo, hi, length2, margin);
   }
+}
+
+/** Math.min / max of two finite numbers, but for the sign of a zero (which no caller sees). */
+function smaller(a: number, b: number): number {
+  return a < b ? a : b;
+}
+
+function larger(a: number, b: number): number {
+  return a > b ? a : b;
+}
+
+/**
+ * Math.min(hi, length2) − Math.max(lo, 0) > margin, with compares instead of Math.min / max
+ * (slower): the same values but for the sign of a zero, which the comparison does not see.
+ */
+function overlapsWall(lo: number, hi: number, length2: number, margin: number): boolean {
+  return (hi < length2 ? hi : length2) - (lo > 0 ? lo : 0) > margin;
 }
 
 /** Sets the bit both ways on a pair both of whose entries hold a path; returns the entries set. */
 function setPair(nodes: Uint8Array, base: number, n: number, u: number, v: number): number {
-  const uv = base + u * n + v;
-  const vu = base + v * n + u;
+  return setEntries(nodes, base + u * n + v, base + v * n + u);
+}
+
+/** setPair on the pair's two entries (u → v at uv, v → u at vu). */
+function setEntries(nodes: Uint8Array, uv: number, vu: number): number {
   if (nodes[uv] === NO_NODE || nodes[vu] === NO_NODE) return 0;
   nodes[uv] = nodes[uv]! | NODE_LOS_BIT;
   nodes[vu] = nodes[vu]! | NODE_LOS_BIT;

@@ -12,16 +12,37 @@ export class TileLinks {
   readonly target = new Int32Array(MAX_TILE_NODES * 3);
   /** Node → global triangle index. */
   readonly triangle = new Int32Array(MAX_TILE_NODES);
-  /** Global triangle → node of the loaded tile, −1 elsewhere. */
-  readonly nodeOf: Int32Array;
+  /** Global triangle → node of the loaded tile, −1 elsewhere (at least triangleCount long). */
+  nodeOf: Int32Array;
 
-  constructor(private readonly mesh: BakeMesh) {
+  private mesh: BakeMesh | null;
+
+  constructor(mesh: BakeMesh) {
+    this.mesh = mesh;
     this.nodeOf = new Int32Array(mesh.triangleCount).fill(-1);
+  }
+
+  /**
+   * Switches to another mesh, keeping the arrays (line-of-sight.ts reuses one TileLinks
+   * across bakes): nodeOf is −1 everywhere again once the loaded tile's entries are cleared.
+   */
+  use(mesh: BakeMesh): void {
+    this.release();
+    this.mesh = mesh;
+    if (this.nodeOf.length < mesh.triangleCount) this.nodeOf = new Int32Array(mesh.triangleCount).fill(-1);
+  }
+
+  /** Unloads the tile and lets go of the mesh (kept arrays must not keep a bake's mesh alive). */
+  release(): void {
+    for (let i = 0; i < this.nodeCount; i++) this.nodeOf[this.triangle[i]!] = -1;
+    this.nodeCount = 0;
+    this.mesh = null;
   }
 
   /** Loads tile k; its walkable count must be at most MAX_TILE_NODES. */
   load(k: number): void {
     const m = this.mesh;
+    if (m === null) throw new Error('TileLinks.load: no mesh (released)');
     const { nodeOf, triangle, start, target } = this;
     for (let i = 0; i < this.nodeCount; i++) nodeOf[triangle[i]!] = -1;
     const s = m.tileStart[k]!;

@@ -71,32 +71,36 @@ export class TileWalls {
   }
 
   private loadTriangles(graph: TileLinks, p: Float32Array, triVertices: Uint32Array): void {
-    const { x, y } = this;
+    const { x, y, vertex } = this;
     for (let u = 0; u < graph.nodeCount; u++) {
       const t = graph.triangle[u]!;
-      let x0 = Infinity;
-      let y0 = Infinity;
-      let x1 = -Infinity;
-      let y1 = -Infinity;
-      for (let c = 0; c < 3; c++) {
-        const v = triVertices[t * 3 + c]! * 3;
-        const vx = p[v]!;
-        const vy = p[v + 1]!;
-        this.vertex[u * 3 + c] = v / 3;
-        x[u * 3 + c] = vx;
-        y[u * 3 + c] = vy;
-        if (vx < x0) x0 = vx;
-        if (vx > x1) x1 = vx;
-        if (vy < y0) y0 = vy;
-        if (vy > y1) y1 = vy;
-      }
-      this.minX[u] = x0;
-      this.minY[u] = y0;
-      this.maxX[u] = x1;
-      this.maxY[u] = y1;
       const o = u * 3;
-      const area2 = (x[o + 1]! - x[o]!) * (y[o + 2]! - y[o]!) - (y[o + 1]! - y[o]!) * (x[o + 2]! - x[o]!);
-      this.solid[u] = Math.abs(area2) > MIN_AREA2 ? 1 : 0;
+      const v0 = triVertices[t * 3]!;
+      const v1 = triVertices[t * 3 + 1]!;
+      const v2 = triVertices[t * 3 + 2]!;
+      vertex[o] = v0;
+      vertex[o + 1] = v1;
+      vertex[o + 2] = v2;
+      const x0 = p[v0 * 3]!;
+      const y0 = p[v0 * 3 + 1]!;
+      const x1 = p[v1 * 3]!;
+      const y1 = p[v1 * 3 + 1]!;
+      const x2 = p[v2 * 3]!;
+      const y2 = p[v2 * 3 + 1]!;
+      x[o] = x0;
+      y[o] = y0;
+      x[o + 1] = x1;
+      y[o + 1] = y1;
+      x[o + 2] = x2;
+      y[o + 2] = y2;
+      // The same values as comparing corner by corner (finite coordinates) but for the sign of
+      // a zero, which only ever meets comparisons; without branches that go either way at random.
+      this.minX[u] = Math.min(x0, x1, x2);
+      this.minY[u] = Math.min(y0, y1, y2);
+      this.maxX[u] = Math.max(x0, x1, x2);
+      this.maxY[u] = Math.max(y0, y1, y2);
+      const area2 = (x1 - x0) * (y2 - y0) - (y1 - y0) * (x2 - x0);
+      this.solid[u] = +(Math.abs(area2) > MIN_AREA2);
       this.overlapped[u] = 0;
     }
   }
@@ -159,45 +163,19 @@ export class TileWalls {
         // y intervals apart (touching included): the box test below rejects the pair whichever node is u.
         const by0 = sortedMinY[q]!;
         const by1 = sortedMaxY[q]!;
-        if (by0 >= ay1 || by1 <= ay0) continue;
+        if ((+(by0 >= ay1) | +(by1 <= ay0)) !== 0) continue;
         const b = order[q]!;
-        let u: number;
-        let v: number;
-        let vx0: number;
-        let vx1: number;
-        let vy0: number;
-        let vy1: number;
-        let ux0: number;
-        let uy0: number;
-        let ux1: number;
-        let uy1: number;
-        if (a < b) {
-          u = a;
-          v = b;
-          ux0 = ax0 + EPSILON;
-          uy0 = ay0 + EPSILON;
-          ux1 = reach - EPSILON;
-          uy1 = ay1 - EPSILON;
-          vx0 = bx0;
-          vx1 = sortedMaxX[q]!;
-          vy0 = by0;
-          vy1 = by1;
-        } else {
-          u = b;
-          v = a;
-          ux0 = bx0 + EPSILON;
-          uy0 = by0 + EPSILON;
-          ux1 = sortedMaxX[q]! - EPSILON;
-          uy1 = by1 - EPSILON;
-          vx0 = ax0;
-          vx1 = reach;
-          vy0 = ay0;
-          vy1 = ay1;
-        }
-        if (vx0 >= ux1 || vx1 <= ux0 || vy0 >= uy1 || vy1 <= uy0) continue;
-        if (!this.separated(u, v) && !this.separated(v, u)) {
-          this.overlapped[u] = 1;
-          this.overlapped[v] = 1;
+        const bx1 = sortedMaxX[q]!;
+        // The box test with the lower node's box shrunk, both ways round and the right one
+        // kept, branch-free (which node is lower goes either way at random).
+        const aShrunk = +(bx0 >= reach - EPSILON) | +(bx1 <= ax0 + EPSILON) | +(by0 >= ay1 - EPSILON) | +(by1 <= ay0 + EPSILON);
+        const bShrunk = +(ax0 >= bx1 - EPSILON) | +(reach <= bx0 + EPSILON) | +(ay0 >= by1 - EPSILON) | +(ay1 <= by0 + EPSILON);
+        const aLower = +(a < b);
+        if (((aShrunk & aLower) | (bShrunk & (aLower ^ 1))) !== 0) continue;
+        // separated() both ways: the order of the two calls does not change the answer.
+        if (!this.separated(a, b) && !this.separated(b, a)) {
+          this.overlapped[a] = 1;
+          this.overlapped[b] = 1;
         }
       }
     }
@@ -205,23 +183,31 @@ export class TileWalls {
 
   /** True when the line of a side of triangle u has all of v's corners on its outer side (or within EPSILON of it). */
   private separated(u: number, v: number): boolean {
-    const { x, y, sideX, sideY, sideLimit, sideInner } = this;
-    for (let c = 0; c < 3; c++) {
-      const a = u * 3 + c;
-      const ex = sideX[a]!;
-      const ey = sideY[a]!;
-      const limit = sideLimit[a]!;
-      const inner = sideInner[a]!;
-      let apart = true;
-      for (let q = v * 3; q < v * 3 + 3; q++) {
-        if (inner * (ex * (y[q]! - y[a]!) - ey * (x[q]! - x[a]!)) > limit) {
-          apart = false;
-          break;
-        }
-      }
-      if (apart) return true;
-    }
-    return false;
+    const { x, y } = this;
+    const q = v * 3;
+    const x0 = x[q]!;
+    const y0 = y[q]!;
+    const x1 = x[q + 1]!;
+    const y1 = y[q + 1]!;
+    const x2 = x[q + 2]!;
+    const y2 = y[q + 2]!;
+    // Every side and corner, branch-free (whether a corner is inside goes either way at random).
+    return (this.inside(u * 3, x0, y0, x1, y1, x2, y2) & this.inside(u * 3 + 1, x0, y0, x1, y1, x2, y2) & this.inside(u * 3 + 2, x0, y0, x1, y1, x2, y2)) === 0;
+  }
+
+  /** 1 when one of the three points is inside side `a`'s line (beyond its tolerance), else 0. */
+  private inside(a: number, x0: number, y0: number, x1: number, y1: number, x2: number, y2: number): number {
+    const ex = this.sideX[a]!;
+    const ey = this.sideY[a]!;
+    const limit = this.sideLimit[a]!;
+    const inner = this.sideInner[a]!;
+    const ax = this.x[a]!;
+    const ay = this.y[a]!;
+    return (
+      +(inner * (ex * (y0 - ay) - ey * (x0 - ax)) > limit) |
+      +(inner * (ex * (y1 - ay) - ey * (x1 - ax)) > limit) |
+      +(inner * (ex * (y2 - ay) - ey * (x2 - ax)) > limit)
+    );
   }
 
   /** Each side's direction, tolerance and inner side (for separated), computed once per node instead of once per pair. */
@@ -237,7 +223,8 @@ export class TileWalls {
         sideX[a] = ex;
         sideY[a] = ey;
         sideLimit[a] = EPSILON * Math.sqrt(ex * ex + ey * ey);
-        sideInner[a] = ex * (y[o]! - y[a]!) - ey * (x[o]! - x[a]!) > 0 ? 1 : -1;
+        // Branch-free: 1 or −1 (the winding goes either way at random).
+        sideInner[a] = 2 * +(ex * (y[o]! - y[a]!) - ey * (x[o]! - x[a]!) > 0) - 1;
       }
     }
   }
@@ -281,7 +268,8 @@ export class TileWalls {
             const ey = by - ay;
             const sm = ex * (y[mine]! - ay) - ey * (x[mine]! - ax);
             const st = ex * (y[theirs]! - ay) - ey * (x[theirs]! - ax);
-            if ((sm > 0 && st < 0) || (sm < 0 && st > 0)) continue;
+            // Branch-free: the signs depend on the edge's direction, which goes either way at random.
+            if (((+(sm > 0) & +(st < 0)) | (+(sm < 0) & +(st > 0))) !== 0) continue;
           }
         }
         this.addWall(ax, ay, bx, by);
@@ -292,7 +280,8 @@ export class TileWalls {
       const v0 = vertex[c]!;
       const v1 = vertex[c + 1]!;
       const v2 = vertex[c + 2]!;
-      this.onWall[u] = (v0 < stamp.length && stamp[v0] === round) || (v1 < stamp.length && stamp[v1] === round) || (v2 < stamp.length && stamp[v2] === round) ? 1 : 0;
+      const len = stamp.length;
+      this.onWall[u] = (+(v0 < len) & +(stamp[v0 < len ? v0 : 0] === round)) | (+(v1 < len) & +(stamp[v1 < len ? v1 : 0] === round)) | (+(v2 < len) & +(stamp[v2 < len ? v2 : 0] === round));
     }
   }
 
@@ -320,9 +309,12 @@ function bucketOf(x: number, lo: number, scale: number, k: number): number {
  * triangle's vertices (the first such corner, else corner 0).
  */
 function thirdCorner(vertex: Int32Array, u: number, a: number, b: number): number {
-  for (let c = 0; c < 3; c++) {
-    const v = vertex[u * 3 + c]!;
-    if (v !== a && v !== b) return c;
-  }
-  return 0;
+  const v0 = vertex[u * 3]!;
+  const v1 = vertex[u * 3 + 1]!;
+  const v2 = vertex[u * 3 + 2]!;
+  // Branch-free (which corner it is goes either way at random): 0 if corner 0 qualifies, else 1 if corner 1 does, else 2 if corner 2 does, else 0.
+  const m0 = +(v0 !== a) & +(v0 !== b);
+  const m1 = +(v1 !== a) & +(v1 !== b);
+  const m2 = +(v2 !== a) & +(v2 !== b);
+  return (1 - m0) * (m1 + (1 - m1) * 2 * m2);
 }

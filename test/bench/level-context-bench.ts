@@ -41,6 +41,17 @@ interface PageFigures {
   contextFrameMs: number;
   contextTriangles: number;
   longestTaskMs: number;
+  /**
+   * The long tasks split by the long-animation-frame entries' script runs: the longest
+   * run of the page's own script (one callback or task), and the longest part of a long
+   * task that no script run explains. With software WebGL that is a frame's commit, whose
+   * software compositor reads the drawn frame back (GLES2::ReadPixels waiting for
+   * SwiftShader to draw it: a Chromium trace shows it), not the page's code.
+   */
+  longestScriptMs: number;
+  longestOtherMs: number;
+  /** Frames the viewport drew from the click to the context's first frame. */
+  openFrames: number;
   heapMb: number | null;
   /** Frames drawn over 2 s with the page idle, once the context is shown. */
   idleFrames: number;
@@ -55,17 +66,34 @@ interface Timings {
 async function openAndMeasure(page: Page, name: string): Promise<PageFigures> {
   // Long tasks of the page's main thread from the click on: the walkmesh, then the context.
   await page.evaluate(() => {
-    const w = window as unknown as { __longest: number };
-    w.__longest = 0;
+    const w = window as unknown as { __tasks: [number, number][]; __scripts: [number, number][]; __frames0: number; __walkbench?: { frames?: number } };
+    w.__tasks = [];
+    w.__scripts = [];
+    w.__frames0 = w.__walkbench?.frames ?? 0;
     new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) w.__longest = Math.max(w.__longest, e.duration);
+      for (const e of list.getEntries()) w.__tasks.push([e.startTime, e.duration]);
     }).observe({ type: 'longtask', buffered: false });
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries() as (PerformanceEntry & { scripts: PerformanceEntry[] })[]) for (const x of e.scripts) w.__scripts.push([x.startTime, x.duration]);
+    }).observe({ type: 'long-animation-frame', buffered: false });
   });
   await page.locator(`[data-testid="tree-file"][data-file-name="${name}"]`).click();
   const timing = () => page.evaluate((file) => (window as unknown as { __walkbench?: { timings: (Timings & { file: string })[] } }).__walkbench?.timings.find((t) => t.file === file) ?? null, name);
   await page.waitForFunction((file) => (window as unknown as { __walkbench?: { timings: (Timings & { file: string })[] } }).__walkbench?.timings.some((t) => t.file === file && t.contextFrameMs !== undefined), name, { timeout: 900_000, polling: 200 });
   const t = (await timing())!;
-  const longestTaskMs = await page.evaluate(() => (window as unknown as { __longest: number }).__longest);
+  const { longestTaskMs, longestScriptMs, longestOtherMs, openFrames } = await page.evaluate(() => {
+    const w = window as unknown as { __tasks: [number, number][]; __scripts: [number, number][]; __frames0: number; __walkbench?: { frames?: number } };
+    let longestTask = 0;
+    let longestOther = 0;
+    for (const [start, duration] of w.__tasks) {
+      longestTask = Math.max(longestTask, duration);
+      let script = 0;
+      for (const [s, d] of w.__scripts) script += Math.max(0, Math.min(start + duration, s + d) - Math.max(start, s));
+      longestOther = Math.max(longestOther, duration - script);
+    }
+    const longestScript = w.__scripts.reduce((m, [, d]) => Math.max(m, d), 0);
+    return { longestTaskMs: longestTask, longestScriptMs: longestScript, longestOtherMs: longestOther, openFrames: (w.__walkbench?.frames ?? 0) - w.__frames0 };
+  });
   // The level check runs on a page worker after the context is drawn; idle frames are counted once it is done.
   await page.waitForFunction(() => document.querySelector('[data-testid="level-findings"]')?.getAttribute('data-checking') !== 'true', undefined, { timeout: 900_000, polling: 500 });
   await page.waitForTimeout(1_000);
@@ -74,7 +102,7 @@ async function openAndMeasure(page: Page, name: string): Promise<PageFigures> {
   await page.waitForTimeout(2_000);
   const idleFrames = (await frames()) - before;
   const heap = await page.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? null);
-  return { firstFrameMs: t.firstFrameMs ?? NaN, contextFrameMs: t.contextFrameMs ?? NaN, contextTriangles: t.contextTriangles ?? 0, longestTaskMs, heapMb: heap === null ? null : heap / 1e6, idleFrames };
+  return { firstFrameMs: t.firstFrameMs ?? NaN, contextFrameMs: t.contextFrameMs ?? NaN, contextTriangles: t.contextTriangles ?? 0, longestTaskMs, longestScriptMs, longestOtherMs, openFrames, heapMb: heap === null ? null : heap / 1e6, idleFrames };
 }
 
 export async function runLevelContextBench(options: LevelContextBenchOptions = {}): Promise<void> {
@@ -125,6 +153,9 @@ export async function runLevelContextBench(options: LevelContextBenchOptions = {
         rows.push([what, mb, levelContextTriangleCount(cached.context).toLocaleString('en-US'), 'walkmesh first frame (page)', f.firstFrameMs.toFixed(0)]);
         rows.push(['', '', '', 'context drawn (page, from the open)', f.contextFrameMs.toFixed(0)]);
         rows.push(['', '', '', 'longest main-thread task meanwhile (page)', f.longestTaskMs.toFixed(0)]);
+        rows.push(['', '', '', '  of which longest page script run', f.longestScriptMs.toFixed(0)]);
+        rows.push(['', '', '', '  longest task part outside scripts (frame read-back)', f.longestOtherMs.toFixed(0)]);
+        rows.push(['', '', '', 'frames drawn while opening (count)', String(f.openFrames)]);
         rows.push(['', '', '', `page JS heap after (MB)`, f.heapMb === null ? 'n/a' : f.heapMb.toFixed(0)]);
         rows.push(['', '', '', 'frames drawn in 2 s idle (count)', String(f.idleFrames)]);
         rows.push(['', '', '', `context answer from the project cache (services)`, cached.cached ? cachedMs.toFixed(0) : 'not cached']);

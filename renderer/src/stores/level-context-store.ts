@@ -42,6 +42,8 @@ export const contextKindLabels: Record<LevelContextKind, string> = {
  */
 const MAX_CHECK_CONTEXT_TRIANGLES = 4_000_000;
 const MAX_CHECK_FACES = 1_000_000;
+/** How long the check waits for the viewport to draw the context before it runs anyway. */
+const CHECK_WAIT_MS = 10_000;
 
 /** Index and ray BVH of a context, built once when first needed (drop, point picking, the check). */
 const indexes = new WeakMap<LevelContext, { index: LevelContextIndex; bvh: TriangleBvh | null }>();
@@ -148,14 +150,27 @@ export const useLevelContextStore = defineStore('levelContext', () => {
     w.postMessage({ id, walkmeshes: file.walkmeshes, context });
   }
 
-  // The check runs after the context's first frame, never before the walkmesh is drawn.
-  watch([shown, () => doc.opened], () => {
+  /** The answer whose first frame the viewport has drawn (level-context-view.ts calls contextDrawn). */
+  const drawnResult = shallowRef<ContextLoadResult | null>(null);
+  function contextDrawn(result: ContextLoadResult): void {
+    drawnResult.value = result;
+  }
+
+  // The check runs after the context's first frame, never before the walkmesh is drawn: the
+  // level is built in slices, and a check worker started meanwhile would take a core from
+  // that frame (software WebGL draws on the CPU). A viewport that never draws (no WebGL)
+  // holds the check back at most CHECK_WAIT_MS.
+  watch([shown, () => doc.opened, drawnResult], () => {
     if (checkTimer) clearTimeout(checkTimer);
     checking.value = shown.value !== null;
-    checkTimer = setTimeout(() => {
-      checkTimer = null;
-      runCheck();
-    }, 50);
+    const waiting = shown.value !== null && drawnResult.value !== shown.value;
+    checkTimer = setTimeout(
+      () => {
+        checkTimer = null;
+        runCheck();
+      },
+      waiting ? CHECK_WAIT_MS : 50,
+    );
   });
 
   /**
@@ -231,5 +246,5 @@ export const useLevelContextStore = defineStore('levelContext', () => {
     },
   );
 
-  return { enabled, active, shown, target, findings, checking, setEnabled, load, rayPoint, dropPoint };
+  return { enabled, active, shown, target, findings, checking, setEnabled, load, rayPoint, dropPoint, contextDrawn };
 });

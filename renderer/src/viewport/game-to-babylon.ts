@@ -126,15 +126,41 @@ export function gameBounds(meshes: readonly Walkmesh[]): GameBounds | null {
   let any = false;
   for (const mesh of meshes) {
     const p = mesh.positions;
-    for (const v of mesh.triangles) {
-      for (let k = 0; k < 3; k++) {
-        const value = p[v * 3 + k]!;
-        if (!Number.isFinite(value)) continue;
-        if (value < min[k]!) min[k] = value;
-        if (value > max[k]!) max[k] = value;
+    const t = mesh.triangles;
+    // Each used vertex once (a vertex is shared by about six faces), with scalar bounds:
+    // a 460,800-face exterior's bounds took 30 to 80 ms corner by corner on the bench.
+    const vertices = Math.floor(p.length / 3);
+    const used = new Uint8Array(vertices);
+    for (let i = 0; i < t.length; i++) {
+      const v = t[i]!;
+      if (v < vertices) used[v] = 1;
+    }
+    let x0 = min[0], y0 = min[1], z0 = min[2], x1 = max[0], y1 = max[1], z1 = max[2];
+    for (let v = 0; v < vertices; v++) {
+      if (used[v] === 0) continue;
+      const x = p[v * 3]!, y = p[v * 3 + 1]!, z = p[v * 3 + 2]!;
+      if (Number.isFinite(x)) {
+        if (x < x0) x0 = x;
+        if (x > x1) x1 = x;
+        any = true;
+      }
+      if (Number.isFinite(y)) {
+        if (y < y0) y0 = y;
+        if (y > y1) y1 = y;
+        any = true;
+      }
+      if (Number.isFinite(z)) {
+        if (z < z0) z0 = z;
+        if (z > z1) z1 = z;
         any = true;
       }
     }
+    min[0] = x0;
+    min[1] = y0;
+    min[2] = z0;
+    max[0] = x1;
+    max[1] = y1;
+    max[2] = z1;
   }
   return any ? { min, max } : null;
 }

@@ -29,14 +29,23 @@ export function useLevelContextView() {
       if (before && before !== shown) scene.levelContext().forget(before);
       builtFor.set(key, shown);
     }
-    scene.levelContext().show(shown, shown?.context ?? null);
-    drawnTriangles.value = shown ? levelContextTriangleCount(shown.context) : 0;
+    const s = scene;
     const tab = doc.activeTab;
-    if (shown && tab && !measured.has(shown)) {
-      measured.add(shown);
-      const file = tab.file.name;
-      scene.afterNextFrame(() => recordTimings({ file, contextFrameMs: performance.now() - tab.requestedAt, contextTriangles: drawnTriangles.value }));
-    }
+    drawnTriangles.value = 0;
+    // A first showing is built in slices (level-context-layer.ts): the count and the timing
+    // follow once its meshes are in the scene, not when the answer arrived.
+    // The callback asks for the frame that shows the level (the layer marks no change for it).
+    s.levelContext().show(shown, shown?.context ?? null, () => {
+      if (scene !== s || store.shown !== shown || !shown) return;
+      drawnTriangles.value = levelContextTriangleCount(shown.context);
+      const first = tab !== null && !measured.has(shown);
+      if (first) measured.add(shown);
+      s.afterNextFrame(() => {
+        // The level check waits for this frame (level-context-store.ts).
+        store.contextDrawn(shown);
+        if (first && tab) recordTimings({ file: tab.file.name, contextFrameMs: performance.now() - tab.requestedAt, contextTriangles: drawnTriangles.value });
+      });
+    });
   }
 
   watch(() => store.shown, apply);

@@ -808,7 +808,12 @@ export class WalkmeshScene {
 
 // Every change reaches Babylon through these classes' methods: each call asks for frames.
 // (The render loop's own question is not a change.)
-markChangesOnCalls(WalkmeshScene.prototype, ['needsFrame', 'cameraState', 'drawnFaces']);
+// Getting the level layer is no change, and its `show` marks one itself when something shown
+// changes: a level still being built in slices must not cost a frame of the walkmesh alone
+// (with software WebGL a 460,800-face walkmesh's frame holds the page about a second).
+// Waiting for a frame asks for that one frame, not for the grace period's frames after it.
+markChangesOnCalls(WalkmeshScene.prototype, ['needsFrame', 'cameraState', 'drawnFaces', 'levelContext', 'afterNextFrame']);
 // The gizmo's size is worked out before every frame (length): that is drawing, not a change.
 markChangesOnCalls(MoveGizmo.prototype, ['length']);
-for (const proto of [CasedLines.prototype, LevelContextLayer.prototype, Nwn2ToolLayer.prototype]) markChangesOnCalls(proto);
+markChangesOnCalls(LevelContextLayer.prototype, ['show']);
+for (const proto of [CasedLines.prototype, Nwn2ToolLayer.prototype]) markChangesOnCalls(proto);

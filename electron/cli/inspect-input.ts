@@ -43,3 +43,16 @@ export async function inspectInput(file: string, io: CliIo, read: Promise<InputR
   }
   return { file, bytes, report };
 }
+
+/**
+ * The inputs of `info` and `validate` inspected in order, each file's read started while
+ * the one before is checked (its read waits on the disk meanwhile).
+ */
+export async function* inspectInputs(files: readonly string[], io: CliIo): AsyncGenerator<InspectedInput> {
+  let next = files.length > 0 ? readInput(files[0]!) : undefined;
+  for (let i = 0; i < files.length; i++) {
+    const read = next!;
+    if (i + 1 < files.length) next = readInput(files[i + 1]!);
+    yield await inspectInput(files[i]!, io, read);
+  }
+}

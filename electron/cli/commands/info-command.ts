@@ -2,7 +2,7 @@ import { loadDocument } from '../../../shared/formats/inspect-file';
 import { gameValueNames, namedValueCounts } from '../../../shared/views/game-attribute-names';
 import { nodeFormatEnvironment } from '../../services/node-format-environment';
 import { ExitCode, parseArgs, UsageError, type CliIo } from '../cli-io';
-import { inspectInput, readInput } from '../inspect-input';
+import { inspectInputs } from '../inspect-input';
 import { terminalText as t } from '../terminal-text';
 
 export const infoUsage = "walkbench info FILE… [--names] [--json]   format, version and counts of each file; --names: faces per material, flags or attributes, named as the game names them";
@@ -24,14 +24,8 @@ export async function infoCommand(argv: readonly string[], io: CliIo): Promise<n
   const withNames = args.flags.has('names');
   const results: Record<string, unknown>[] = [];
   let status: number = ExitCode.ok;
-  const files = args.positional;
-  // One file read ahead: its read waits on the disk while this one is summarised.
-  let next = readInput(files[0]!);
-  for (let i = 0; i < files.length; i++) {
-    const file = files[i]!;
-    const read = next;
-    if (i + 1 < files.length) next = readInput(files[i + 1]!);
-    const input = await inspectInput(file, io, read);
+  for await (const input of inspectInputs(args.positional, io)) {
+    const file = input.file;
     if (input.failure) {
       status = ExitCode.failed;
       results.push({ file, format: input.failure.format, ok: false, error: input.failure.message, offset: input.failure.offset });

@@ -1,6 +1,6 @@
 import type { Finding } from '../../../shared/validation/finding';
 import { ExitCode, parseArgs, UsageError, type CliIo } from '../cli-io';
-import { inspectInput, readInput } from '../inspect-input';
+import { inspectInputs } from '../inspect-input';
 import { readMasterPlugins, reportWithMasters } from './skyrim-masters';
 import { terminalText as t } from '../terminal-text';
 
@@ -23,14 +23,8 @@ export async function validateCommand(argv: readonly string[], io: CliIo): Promi
   }
   const results: Record<string, unknown>[] = [];
   let status: number = ExitCode.ok;
-  const files = args.positional;
-  // One file read ahead: its read waits on the disk while this one is checked.
-  let next = readInput(files[0]!);
-  for (let i = 0; i < files.length; i++) {
-    const file = files[i]!;
-    const read = next;
-    if (i + 1 < files.length) next = readInput(files[i + 1]!);
-    const input = await inspectInput(file, io, read);
+  for await (const input of inspectInputs(args.positional, io)) {
+    const file = input.file;
     if (input.failure) {
       results.push({ file, format: input.failure.format, ok: false, errors: [{ message: input.failure.message, offset: input.failure.offset }], warnings: [] });
       status = ExitCode.failed;

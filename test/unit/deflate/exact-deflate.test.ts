@@ -12,6 +12,7 @@ import { classicDeflate, classicDeflateEngine } from '../../../shared/platform/c
 import { ZLIB_DEFLATE_WASM_BASE64, ZLIB_DEFLATE_WASM_SHA256 } from '../../../shared/platform/zlib-deflate-wasm';
 import { nodeZlibCodec } from '../../../electron/services/node-zlib-codec';
 import { fixtureName, listFixtures, readFixture, repoRoot } from '../../support/fixtures';
+import { mulberry32 } from '../../support/seeded-random';
 
 type Level = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
 
@@ -148,20 +149,8 @@ interface RandomInput {
   levels: readonly number[];
 }
 
-/** mulberry32: a small seeded generator, so every run deflates the same inputs. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function randomInputs(seed: number): RandomInput[] {
-  const rnd = generator(seed);
+  const rnd = mulberry32(seed);
   const all = [1, 2, 3, 4, 5, 6, 7, 8, 9];
   const out: RandomInput[] = [];
   const bytes = (n: number, f: (i: number) => number) => Uint8Array.from({ length: n }, (_, i) => f(i));

@@ -8,24 +8,13 @@ import { TileLinks } from '../../../shared/bakers/nwn2/tile-links';
 import { triangleCentres } from '../../../shared/bakers/nwn2/triangle-centres';
 import { listFixtures } from '../../support/fixtures';
 import { aswmOf, loadTrx } from './bake-test-support';
+import { mulberry32 } from '../../support/seeded-random';
 
 /**
  * The pieces issue 18 gave the line-of-sight step in place of convex-geometry.ts calls and
  * TileGraph give the same answers as those, on inputs shaped like a tile's triangles
  * (shared corners, collinear corners, segments along hull edges and through corners).
  */
-
-/** A deterministic generator (mulberry32), so a failure can be reproduced. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const polygon = (size: number): Polygon => ({ count: 0, x: new Float64Array(size), y: new Float64Array(size) });
 const corners = (p: Polygon) => Array.from({ length: p.count }, (_, i) => [p.x[i], p.y[i]]);
@@ -47,7 +36,7 @@ function latticeTriangles(rand: () => number, count: number, side: number) {
 
 describe('CornerHull', () => {
   it('builds the hull convexHull builds from every corner, with and without a member list', () => {
-    const rand = random(18);
+    const rand = mulberry32(18);
     const hull = new CornerHull(400);
     for (let round = 0; round < 400; round++) {
       const count = 1 + Math.floor(rand() * 60);
@@ -82,7 +71,7 @@ describe('CornerHull', () => {
 
 describe('HullEdges', () => {
   it('answers as segmentCrossesInterior for both signs of epsilon', () => {
-    const rand = random(7);
+    const rand = mulberry32(7);
     const edges = new HullEdges(400);
     let crossing = 0;
     let tested = 0;

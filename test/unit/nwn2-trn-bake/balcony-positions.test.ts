@@ -12,6 +12,7 @@ import { trxToWalkmeshes } from '../../../shared/formats/nwn2/trx-walkmesh';
 import { readFixture } from '../../support/fixtures';
 import { centroid, clearFaces } from '../../support/walkmesh-probes';
 import { aswmOf, errorsOf, kaedrinDir, libdDir, loadArea } from './bake-support';
+import { mulberry32 } from '../../support/seeded-random';
 
 /** placeables.2da row whose NWN2_ModelName is PLC_MC_BALCONY3 (the fixture copy of the table). */
 const BALCONY_ROW = 1599;
@@ -86,14 +87,3 @@ describe('placeable walkmesh: PLC_MC_BALCONY3 moved about enter world', () => {
   }, 60_000);
 });
 
-/** A small seeded PRNG, so the sweep is the same on every run. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

@@ -38,7 +38,18 @@ export interface Nwn2PlacedModelsInput {
   skipWalkThrough?: boolean;
   /** Interior tiles' models (nwn2TilePlacements), drawn as 'room' pieces. */
   tiles?: readonly Nwn2PlacedTile[];
+  /** Most triangles placed in all (default MAX_PLACED_MODEL_TRIANGLES). */
+  maxTriangles?: number;
 }
+
+/**
+ * The most model triangles one area's context places. Each GIT object or ARE tile copies its
+ * model, so what is placed is the objects' count times the models' size, which the files'
+ * sizes do not bound (a small ARE listing thousands of tiles of one big MDB). Real areas stay
+ * far below: a 32 × 32-tile interior of 2,000-triangle tiles is about 2 M, a few hundred
+ * placeables of up to 5,000 triangles about 1 M. Past the budget the rest is one gap.
+ */
+export const MAX_PLACED_MODEL_TRIANGLES = 4_000_000;
 
 /** placeables.2da's `NWN2_ModelName` of a row, as the bake's model resolver reads it (electron/services/nwn2-model-resolver.ts). */
 export function placeableModelNameIn(table: TwoDaTable): (appearance: number) => string | undefined {
@@ -137,6 +148,20 @@ export function nwn2PlacedModelPieces(input: Nwn2PlacedModelsInput): { pieces: L
   const cache = new ModelCache(input.resolve);
   const pieces: LevelContextPiece[] = [];
   const gaps = new Gaps();
+  const budget = input.maxTriangles ?? MAX_PLACED_MODEL_TRIANGLES;
+  let placed = 0;
+  let over = 0;
+  /** Whether the model still fits the budget (counted as placed if so). */
+  const fits = (meshes: readonly MdbMesh[]): boolean => {
+    let n = 0;
+    for (const m of meshes) n += m.faces.length / 3;
+    if (placed + n > budget) {
+      over++;
+      return false;
+    }
+    placed += n;
+    return true;
+  };
   for (const p of input.placeables) {
     if (input.skipWalkThrough && p.isWalkable) continue;
     const what = `placeable #${p.index}${p.tag ? ` (${p.tag})` : ''}`;
@@ -151,7 +176,7 @@ export function nwn2PlacedModelPieces(input: Nwn2PlacedModelsInput): { pieces: L
     }
     const m = cache.get(name);
     if ('why' in m) gaps.add(what, m.why);
-    else pieces.push(placeModelMeshes(m.meshes, p, `${name} #${p.index}`));
+    else if (fits(m.meshes)) pieces.push(placeModelMeshes(m.meshes, p, `${name} #${p.index}`));
   }
   for (const d of input.doors ?? []) {
     const what = `door #${d.index}${d.tag ? ` (${d.tag})` : ''}`;
@@ -171,14 +196,16 @@ export function nwn2PlacedModelPieces(input: Nwn2PlacedModelsInput): { pieces: L
     }
     const m = cache.get(n.modelName);
     if ('why' in m) gaps.add(what, m.why);
-    else pieces.push(placeModelMeshes(m.meshes, d, `door ${n.modelName} #${d.index}`));
+    else if (fits(m.meshes)) pieces.push(placeModelMeshes(m.meshes, d, `door ${n.modelName} #${d.index}`));
   }
   for (const t of input.tiles ?? []) {
     const m = cache.get(t.modelName);
     if ('why' in m) gaps.add(t.label, m.why);
-    else pieces.push(placeTileModelMeshes(m.meshes, t));
+    else if (fits(m.meshes)) pieces.push(placeTileModelMeshes(m.meshes, t));
   }
-  return { pieces, gaps: gaps.list() };
+  const list = gaps.list();
+  if (over > 0) list.push({ what: `${over} more placed model(s)`, why: `over the budget of ${budget.toLocaleString('en-US')} model triangles for one area` });
+  return { pieces, gaps: list };
 }
 
 /**

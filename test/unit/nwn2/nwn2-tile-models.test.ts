@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nwn2TileModelName, nwn2TileModelPieces, nwn2TilePlacements, tileBearing, type Nwn2TileTables } from '../../../shared/bakers/nwn2/nwn2-model-context';
+import { MAX_PLACED_MODEL_TRIANGLES, nwn2PlacedModelPieces, nwn2TileModelName, nwn2TileModelPieces, nwn2TilePlacements, tileBearing, type Nwn2TileTables } from '../../../shared/bakers/nwn2/nwn2-model-context';
 import { readGff } from '../../../shared/formats/aurora/gff-reader';
 import { readAreTiles, type AreTile } from '../../../shared/formats/aurora/nwn2-are';
 import { readTwoDaText } from '../../../shared/formats/aurora/twoda-text';
@@ -153,6 +153,17 @@ describe('NWN2 interior tile models: placement', () => {
     const { pieces, gaps } = nwn2TileModelPieces([tile({ index: 2 }), tile({ index: 3 })], tables, () => null);
     expect(pieces).toEqual([]);
     expect(gaps).toEqual([{ what: 'tile tl_SI_CCCC_01 #2, tile tl_SI_CCCC_01 #3', why: "model tl_SI_CCCC_01.mdb is not in the module, its haks or the install's Data" }]);
+  });
+
+  it('places models up to the triangle budget and names how many more there were', () => {
+    // Each tile's model is 3 triangles: a budget of 7 takes two tiles of the four.
+    const four = nwn2TilePlacements([0, 1, 2, 3].map((index) => tile({ index, position: [4.5 + 9 * index, 4.5, 0] })), tables).placed;
+    const { pieces, gaps } = nwn2PlacedModelPieces({ placeables: [], tiles: four, placeableModelName: () => undefined, resolve, maxTriangles: 7 });
+    expect(pieces.map((p) => p.label)).toEqual(['tile tl_SI_CCCC_01 #0', 'tile tl_SI_CCCC_01 #1']);
+    expect(gaps).toEqual([{ what: '2 more placed model(s)', why: 'over the budget of 7 model triangles for one area' }]);
+    // The default budget leaves a real area's worth alone.
+    expect(nwn2PlacedModelPieces({ placeables: [], tiles: four, placeableModelName: () => undefined, resolve }).pieces).toHaveLength(4);
+    expect(MAX_PLACED_MODEL_TRIANGLES).toBeGreaterThan(2_000_000);
   });
 
   it('tile centres are the centres of the TRN tile cells holding the tiles\' walkmesh triangles (6 fixture interiors)', () => {

@@ -17,6 +17,8 @@ const MAX_REPEATS = 64;
  * The repeat count across the megatile: the span of the stored vertex u over the packet,
  * taken as the texture coordinate (spec §2.3's "float2 uv"; the generated exteriors store
  * 0–10 across a megatile), when it is finite and between 0.25 and 64; else the default.
+ * Checked on no real exterior (0 files: no public TRX has TRRN packets small enough for the
+ * fixtures), only on packets generated to the spec.
  */
 export function textureRepeats(t: TrrnPayload): number {
   let lo = Infinity, hi = -Infinity;
